@@ -1,0 +1,221 @@
+// What React's server build asks of the renderer while components run: the
+// hooks a Server Component may call (`use`, `useId`, `useMemo`, ...), and the
+// per-request cache behind `React.cache` and `cacheSignal()`.
+import * as React from "react";
+import { AsyncLocalStorage } from "node:async_hooks";
+import { CLIENT_REFERENCE_TAG, REACT_CONTEXT_TYPE, REACT_MEMO_CACHE_SENTINEL } from "./react-symbols.ts";
+import type { Request } from "./request.ts";
+
+const internals = (React as any).__SERVER_INTERNALS_DO_NOT_USE_OR_WARN_USERS_THEY_CANNOT_UPGRADE;
+if (!internals) {
+  throw new Error(
+    'The "react" package in this environment is not configured correctly. ' +
+      'The "react-server" condition must be enabled in any environment that runs React Server Components.',
+  );
+}
+
+// Async components resume after `await` outside our synchronous work; the
+// store finds their request again (React.cache, cacheSignal, hints).
+const requestStorage = new AsyncLocalStorage<Request>();
+let currentRequest: Request | null = null;
+
+export function resolveRequest(): Request | null {
+  return currentRequest ?? requestStorage.getStore() ?? null;
+}
+
+/** Runs `work` for `request` with the server hooks dispatcher installed. */
+export function runWithRequest(request: Request, work: () => void): void {
+  const previousHooks = internals.H;
+  const previousRequest = currentRequest;
+  internals.H = hooksDispatcher;
+  currentRequest = request;
+  installAsyncDispatcher();
+  try {
+    requestStorage.run(request, work);
+  } finally {
+    internals.H = previousHooks;
+    currentRequest = previousRequest;
+  }
+}
+
+// ---- use() and thenables -------------------------------------------------
+
+/** Thrown by `use` to unwind a component that waits on a thenable. */
+export const SuspenseException = new Error(
+  "Suspense Exception: This is not a real error! It's an implementation detail of `use` to interrupt the current render. " +
+    "You must either rethrow it immediately, or move the `use` call outside of the `try/catch` block.",
+);
+
+function noop(): void {}
+
+let suspendedThenable: PromiseLike<unknown> | null = null;
+// The thenables the current component has passed to `use`, by call order, so a
+// retried component gets the settled ones back instead of its fresh promises.
+let thenableState: unknown[] | null = null;
+let thenableIndex = 0;
+
+export function prepareThenableState(state: unknown[] | null): void {
+  thenableState = state;
+  thenableIndex = 0;
+}
+
+export function takeThenableState(): unknown[] {
+  const state = thenableState ?? [];
+  thenableState = null;
+  return state;
+}
+
+export function takeSuspendedThenable(): PromiseLike<unknown> {
+  const thenable = suspendedThenable!;
+  suspendedThenable = null;
+  return thenable;
+}
+
+/** Records a thenable's outcome on itself (`status`, `value`, `reason`), as React does. */
+export function trackStatus(thenable: any): void {
+  if (typeof thenable.status === "string") return;
+  thenable.status = "pending";
+  thenable.then(
+    (value: unknown) => {
+      if (thenable.status === "pending") {
+        thenable.status = "fulfilled";
+        thenable.value = value;
+      }
+    },
+    (reason: unknown) => {
+      if (thenable.status === "pending") {
+        thenable.status = "rejected";
+        thenable.reason = reason;
+      }
+    },
+  );
+}
+
+/** The settled value of `thenable`; throws its reason, or suspends while pending. */
+export function readThenable(thenable: any): unknown {
+  switch (thenable.status) {
+    case "fulfilled":
+      return thenable.value;
+    case "rejected":
+      throw thenable.reason;
+  }
+  trackStatus(thenable);
+  suspendedThenable = thenable;
+  throw SuspenseException;
+}
+
+function useThenable(thenable: any): unknown {
+  const state = (thenableState ??= []);
+  const index = thenableIndex++;
+  const previous = state[index];
+  if (previous === undefined) state.push(thenable);
+  else if (previous !== thenable) {
+    thenable.then(noop, noop);
+    thenable = previous;
+  }
+  if (thenable.status === "rejected" && thenable.reason === undefined && !("reason" in thenable)) {
+    throw new Error("A rejected Promise was passed to React without a `reason` property.");
+  }
+  return readThenable(thenable);
+}
+
+function use(usable: any): unknown {
+  if ((usable !== null && typeof usable === "object") || typeof usable === "function") {
+    if (typeof usable.then === "function") return useThenable(usable);
+    if (usable.$$typeof === REACT_CONTEXT_TYPE) unsupportedContext();
+  }
+  if (usable?.$$typeof === CLIENT_REFERENCE_TAG) {
+    if (usable.value != null && usable.value.$$typeof === REACT_CONTEXT_TYPE) unsupportedContext();
+    throw new Error("Cannot use() an already resolved Client Reference.");
+  }
+  throw new Error("An unsupported type was passed to use(): " + String(usable));
+}
+
+// ---- the hooks a Server Component may call ---------------------------------
+
+function unsupportedHook(): never {
+  throw new Error("This Hook is not supported in Server Components.");
+}
+
+function unsupportedContext(): never {
+  throw new Error("Cannot read a Client Context from a Server Component.");
+}
+
+function unsupportedRefresh(): never {
+  throw new Error("Refreshing the cache is not supported in Server Components.");
+}
+
+function useId(): string {
+  const request = currentRequest;
+  if (request === null) throw new Error("useId can only be used while React is rendering");
+  const id = request.identifierCount++;
+  return "_" + request.identifierPrefix + "S_" + id.toString(32) + "_";
+}
+
+const hooksDispatcher = {
+  readContext: unsupportedContext,
+  use,
+  useCallback: <T>(callback: T): T => callback,
+  useContext: unsupportedContext,
+  useEffect: unsupportedHook,
+  useImperativeHandle: unsupportedHook,
+  useLayoutEffect: unsupportedHook,
+  useInsertionEffect: unsupportedHook,
+  useMemo: <T>(create: () => T): T => create(),
+  useReducer: unsupportedHook,
+  useRef: unsupportedHook,
+  useState: unsupportedHook,
+  useDebugValue: noop,
+  useDeferredValue: unsupportedHook,
+  useTransition: unsupportedHook,
+  useSyncExternalStore: unsupportedHook,
+  useId,
+  useHostTransitionStatus: unsupportedHook,
+  useFormState: unsupportedHook,
+  useActionState: unsupportedHook,
+  useOptimistic: unsupportedHook,
+  useMemoCache: (size: number): unknown[] => new Array(size).fill(REACT_MEMO_CACHE_SENTINEL),
+  useCacheRefresh: () => unsupportedRefresh,
+  useEffectEvent: unsupportedHook,
+};
+
+// ---- React.cache and cacheSignal ---------------------------------------------
+
+function cacheForType(request: Request, resourceType: () => unknown): unknown {
+  let entry = request.cache.get(resourceType);
+  if (entry === undefined) {
+    entry = resourceType();
+    request.cache.set(resourceType, entry);
+  }
+  return entry;
+}
+
+const asyncDispatcher = {
+  getCacheForType(resourceType: () => unknown): unknown {
+    const request = resolveRequest();
+    return request ? cacheForType(request, resourceType) : resourceType();
+  },
+  cacheSignal(): AbortSignal | null {
+    return resolveRequest()?.cacheController.signal ?? null;
+  },
+};
+
+const SHARED = Symbol("contrail.sharedDispatcher");
+
+// React keeps one async dispatcher for the process. When React's own Flight
+// server already owns it (both renderers in one process, as in tests and the
+// bench), ours answers first for contrail's requests and defers to React's.
+function installAsyncDispatcher(): void {
+  const installed = internals.A;
+  if (installed === null) {
+    internals.A = asyncDispatcher;
+  } else if (installed !== asyncDispatcher && !installed[SHARED]) {
+    const { getCacheForType, cacheSignal } = installed;
+    installed.getCacheForType = (resourceType: () => unknown) => {
+      const request = resolveRequest();
+      return request ? cacheForType(request, resourceType) : getCacheForType.call(installed, resourceType);
+    };
+    installed.cacheSignal = () => resolveRequest()?.cacheController.signal ?? cacheSignal.call(installed);
+    installed[SHARED] = true;
+  }
+}

@@ -1,0 +1,213 @@
+// Elements: server components are called here, with React's server
+// semantics for keys, fragments, memo, forwardRef and lazy; host and client
+// elements become ["$", type, key, props] rows entries.
+import {
+  SuspenseException,
+  prepareThenableState,
+  readThenable,
+  takeSuspendedThenable,
+  takeThenableState,
+  trackStatus,
+} from "./dispatcher.ts";
+import { encodeClientReference, encodeTemporaryReference } from "./encode/references.ts";
+import { encodeString, encodeSymbol } from "./encode/primitives.ts";
+import { hintHostElement } from "./hints.ts";
+import {
+  CLIENT_REFERENCE_TAG,
+  REACT_FORWARD_REF_TYPE,
+  REACT_FRAGMENT_TYPE,
+  REACT_LAZY_TYPE,
+  REACT_MEMO_TYPE,
+  TEMPORARY_REFERENCE_TAG,
+} from "./react-symbols.ts";
+import { outlineError } from "./request.ts";
+import { suspendTask } from "./scheduler.ts";
+import { DEFERRED, NO_LOC, childLoc, cursor, referenceTo, walk, walkArray, walkPlainObject, walkRoot } from "./serialize.ts";
+
+/** Size credited to a row per element, beyond its strings: brackets, "$", type and key. */
+const ELEMENT_OVERHEAD = 16;
+
+const EMPTY_PARENT = {};
+
+/**
+ * An element found at `key` of an object located at `parentLoc`. Past the row
+ * budget it is deferred to a continuation row (outside any component's key
+ * path, where deferring cannot change its key).
+ */
+export function walkElement(element: any, key: string | number, parentLoc: number, isRoot: boolean): unknown {
+  let slotLoc = NO_LOC;
+  if (cursor.keyPath === null && !cursor.implicitSlot) {
+    const request = cursor.request;
+    const seen = request.seen.get(element);
+    if (seen !== undefined) return referenceTo(request, seen);
+    if (cursor.rowSize > request.budget) return defer(element);
+    slotLoc = isRoot ? parentLoc : childLoc(request, parentLoc, key);
+    if (slotLoc !== NO_LOC) request.seen.set(element, slotLoc);
+  }
+  cursor.rowSize += ELEMENT_OVERHEAD;
+  const { keyPath, implicitSlot } = cursor;
+  try {
+    cursor.currentModel = element;
+    const props = element.props;
+    return renderElement(element.type, element.key, props.ref, props, slotLoc);
+  } catch (thrown) {
+    return outlineThrown(element, thrown, keyPath, implicitSlot);
+  }
+}
+
+/** A lazy value (React.lazy, or an async component's pending result). */
+export function walkLazy(lazy: any, parent: object, key: string | number, parentLoc: number, isRoot: boolean): unknown {
+  const clean = cursor.keyPath === null && !cursor.implicitSlot;
+  if (clean && cursor.rowSize > cursor.request.budget) return defer(lazy);
+  const { keyPath, implicitSlot } = cursor;
+  try {
+    cursor.currentModel = lazy;
+    const resolved = lazy._init(lazy._payload);
+    return isRoot ? walkRoot(resolved, parentLoc) : walk(resolved, parent, key, parentLoc);
+  } catch (thrown) {
+    return outlineThrown(lazy, thrown, keyPath, implicitSlot);
+  }
+}
+
+function defer(value: unknown): unknown {
+  cursor.holes.push({ value, container: null, slot: 0 });
+  return DEFERRED;
+}
+
+/**
+ * A component below the walk threw: a thenable suspends it into its own row,
+ * anything else becomes an error row. At a retried task's root, the task
+ * itself handles it.
+ */
+function outlineThrown(model: unknown, thrown: unknown, keyPath: string | null, implicitSlot: boolean): string {
+  if (model === cursor.taskRoot) throw thrown;
+  const thrownKeyPath = cursor.keyPath;
+  const thrownImplicitSlot = cursor.implicitSlot;
+  cursor.keyPath = keyPath;
+  cursor.implicitSlot = implicitSlot;
+  const wakeable = thrown === SuspenseException ? takeSuspendedThenable() : thrown;
+  if (typeof wakeable === "object" && wakeable !== null && typeof (wakeable as any).then === "function") {
+    const id = suspendTask(cursor.currentModel, thrownKeyPath, thrownImplicitSlot, takeThenableState(), wakeable as PromiseLike<unknown>);
+    return "$L" + id.toString(16);
+  }
+  prepareThenableState(null);
+  return "$L" + outlineError(cursor.request, wakeable).toString(16);
+}
+
+/** Thenable state kept by a suspended task, handed to the first component it calls again. */
+let retryThenableState: unknown[] | null = null;
+export function setRetryThenableState(state: unknown[] | null): void {
+  retryThenableState = state;
+}
+
+function renderElement(type: any, key: string | null, ref: unknown, props: any, slotLoc: number): unknown {
+  if (ref != null) throw new Error("Refs cannot be used in Server Components, nor passed to Client Components.");
+  if (typeof type === "function" && type.$$typeof !== CLIENT_REFERENCE_TAG && type.$$typeof !== TEMPORARY_REFERENCE_TAG) {
+    return renderComponent(type, key, props, slotLoc);
+  }
+  if (type === REACT_FRAGMENT_TYPE && key === null) {
+    const implicitSlot = cursor.implicitSlot;
+    if (cursor.keyPath === null) cursor.implicitSlot = true;
+    const json = renderChained(props.children, slotLoc);
+    cursor.implicitSlot = implicitSlot;
+    return json;
+  }
+  if (type !== null && typeof type === "object" && type.$$typeof !== CLIENT_REFERENCE_TAG) {
+    switch (type.$$typeof) {
+      case REACT_LAZY_TYPE:
+        return renderElement(type._init(type._payload), key, ref, props, slotLoc);
+      case REACT_FORWARD_REF_TYPE:
+        return renderComponent(type.render, key, props, slotLoc);
+      case REACT_MEMO_TYPE:
+        return renderElement(type.type, key, ref, props, slotLoc);
+    }
+  } else if (typeof type === "string") {
+    hintHostElement(type, props);
+  }
+  return renderHostElement(type, key, props, slotLoc);
+}
+
+function renderComponent(Component: Function, key: string | null, props: unknown, slotLoc: number): unknown {
+  prepareThenableState(retryThenableState);
+  retryThenableState = null;
+  const result = asRenderable(Component(props, undefined));
+  const { keyPath, implicitSlot } = cursor;
+  if (key !== null) cursor.keyPath = keyPath === null ? key : keyPath + "," + key;
+  else if (keyPath === null) cursor.implicitSlot = true;
+  const json = renderChained(result, slotLoc);
+  cursor.keyPath = keyPath;
+  cursor.implicitSlot = implicitSlot;
+  return json;
+}
+
+const ASYNC_ITERATOR = Symbol.asyncIterator;
+
+// What a component returns, as React's server reads it: a promise is a lazy
+// value, a sync iterable is a list of children, an async iterable streams.
+function asRenderable(result: any): unknown {
+  if (typeof result !== "object" || result === null || result.$$typeof === CLIENT_REFERENCE_TAG) return result;
+  if (typeof result.then === "function") {
+    if (result.status === "fulfilled") return result.value;
+    if (result.status !== "rejected") trackStatus(result);
+    return { $$typeof: REACT_LAZY_TYPE, _payload: result, _init: readThenable };
+  }
+  const iteratorFn = result[Symbol.iterator];
+  if (typeof iteratorFn === "function") return Array.from({ [Symbol.iterator]: () => iteratorFn.call(result) });
+  if (typeof result[ASYNC_ITERATOR] === "function" && !(typeof ReadableStream === "function" && result instanceof ReadableStream)) {
+    return { [ASYNC_ITERATOR]: () => result[ASYNC_ITERATOR]() };
+  }
+  return result;
+}
+
+/** What a component (or fragment, or lazy) rendered: it takes the place of the element at `slotLoc`. */
+function renderChained(value: any, slotLoc: number): unknown {
+  if (typeof value === "object" && value !== null) {
+    if (value.$$typeof === REACT_ELEMENT_TYPE_SYMBOL) {
+      cursor.currentModel = value;
+      const props = value.props;
+      return renderElement(value.type, value.key, props.ref, props, slotLoc);
+    }
+    if (value.$$typeof === REACT_LAZY_TYPE) {
+      cursor.currentModel = value;
+      return renderChained(value._init(value._payload), slotLoc);
+    }
+    if (Array.isArray(value)) return walkArray(value, slotLoc);
+  }
+  return walk(value, EMPTY_PARENT, "", NO_LOC);
+}
+
+const REACT_ELEMENT_TYPE_SYMBOL = Symbol.for("react.transitional.element");
+
+function encodeType(type: any): unknown {
+  if (typeof type === "string") return type;
+  if (typeof type === "symbol") return encodeSymbol(type, EMPTY_PARENT, "type");
+  if (type !== null && (typeof type === "function" || typeof type === "object")) {
+    if (type.$$typeof === CLIENT_REFERENCE_TAG) return encodeClientReference(type, true);
+    const temporary = cursor.request.temporaryReferences?.get(type);
+    if (temporary !== undefined) return encodeTemporaryReference(temporary);
+  }
+  return walk(type, EMPTY_PARENT, "type", NO_LOC);
+}
+
+function renderHostElement(type: unknown, key: string | null, props: any, slotLoc: number): unknown {
+  const { keyPath, implicitSlot } = cursor;
+  const fullKey = key === null ? keyPath : keyPath === null ? key : keyPath + "," + key;
+  const wrap = implicitSlot && fullKey !== null;
+  const request = cursor.request;
+  const elementLoc = wrap ? childLoc(request, slotLoc, 0) : slotLoc;
+  cursor.keyPath = null;
+  cursor.implicitSlot = false;
+  const json = ["$", encodeType(type), fullKey === null ? null : encodeString(fullKey), walkProps(props, elementLoc)];
+  cursor.keyPath = keyPath;
+  cursor.implicitSlot = implicitSlot;
+  return wrap ? [json] : json;
+}
+
+function walkProps(props: any, elementLoc: number): unknown {
+  const request = cursor.request;
+  const seen = request.seen.get(props);
+  if (seen !== undefined) return referenceTo(request, seen);
+  const propsLoc = childLoc(request, elementLoc, "props");
+  if (propsLoc !== NO_LOC) request.seen.set(props, propsLoc);
+  return walkPlainObject(props, propsLoc);
+}

@@ -1,0 +1,111 @@
+// References: client components and their exports ("I" rows, once per
+// export), server functions ("$h"), and the client's own temporary
+// references ("$T"). Any other function cannot cross to the client.
+import { describeObject } from "../describe.ts";
+import { CLIENT_REFERENCE_TAG, SERVER_REFERENCE_TAG, TEMPORARY_REFERENCE_TAG } from "../react-symbols.ts";
+import { outlineError } from "../request.ts";
+import { outlineModel } from "../scheduler.ts";
+import { cursor, serializationError } from "../serialize.ts";
+
+function escapeString(value: string): string {
+  return value[0] === "$" ? "$" + value : value;
+}
+
+/** The import row's metadata: [module id, chunks, export name] (+ 1 for async modules). */
+function resolveClientReference(reference: any): unknown[] {
+  const manifest = cursor.request.manifest;
+  const referenceId: string = reference.$$id;
+  let entry = manifest[referenceId];
+  let name = "";
+  if (entry) {
+    name = entry.name;
+  } else {
+    const hash = referenceId.lastIndexOf("#");
+    if (hash !== -1) {
+      name = referenceId.slice(hash + 1);
+      entry = manifest[referenceId.slice(0, hash)];
+    }
+    if (!entry) {
+      throw new Error(
+        `Could not find the module "${referenceId}" in the React Client Manifest. ` +
+          "This is probably a bug in the React Server Components bundler.",
+      );
+    }
+  }
+  if (entry.async === true && reference.$$async === true) {
+    throw new Error(
+      `The module "${referenceId}" is marked as an async ESM module but was loaded as a CJS proxy. ` +
+        "This is probably a bug in the React Server Components bundler.",
+    );
+  }
+  const metadata: unknown[] = [escapeString(entry.id), entry.chunks.map(escapeString), escapeString(name)];
+  if (entry.async === true || reference.$$async === true) metadata.push(1);
+  return metadata;
+}
+
+/**
+ * "$<id>" for a client reference (as an element type, "$L<id>": the client
+ * loads the module lazily). Each export gets one import row per request.
+ */
+export function encodeClientReference(reference: any, asElementType: boolean): string {
+  const request = cursor.request;
+  const key = reference.$$async ? reference.$$id + "#async" : reference.$$id;
+  let id = request.clientReferenceIds.get(key);
+  if (id === undefined) {
+    try {
+      const metadata = resolveClientReference(reference);
+      id = request.nextId++;
+      request.queue.imports.push(id.toString(16) + ":I" + JSON.stringify(metadata) + "\n");
+      request.clientReferenceIds.set(key, id);
+    } catch (error) {
+      return "$" + outlineError(request, error).toString(16);
+    }
+  }
+  return (asElementType ? "$L" : "$") + id.toString(16);
+}
+
+/** "$h<id>": row `id` holds { id, bound }, bound arguments as a promise. */
+function encodeServerReference(reference: any): string {
+  const request = cursor.request;
+  let id = request.serverReferenceIds.get(reference);
+  if (id === undefined) {
+    const bound = reference.$$bound;
+    id = outlineModel({ id: reference.$$id, bound: bound === null ? null : Promise.resolve(bound) });
+    request.serverReferenceIds.set(reference, id);
+  }
+  return "$h" + id.toString(16);
+}
+
+export function encodeTemporaryReference(id: string): string {
+  return "$T" + id;
+}
+
+export function encodeFunction(value: any, parent: object, key: string | number): string {
+  const $$typeof = value.$$typeof;
+  if ($$typeof === CLIENT_REFERENCE_TAG) return encodeClientReference(value, false);
+  if ($$typeof === SERVER_REFERENCE_TAG) return encodeServerReference(value);
+  const temporary = cursor.request.temporaryReferences?.get(value);
+  if (temporary !== undefined) return encodeTemporaryReference(temporary);
+  if ($$typeof === TEMPORARY_REFERENCE_TAG) {
+    return serializationError(
+      new Error(
+        "Could not reference an opaque temporary reference. " +
+          "This is likely due to misconfiguring the temporaryReferences options on the server.",
+      ),
+    );
+  }
+  if (typeof key === "string" && /^on[A-Z]/.test(key)) {
+    return serializationError(
+      new Error(
+        "Event handlers cannot be passed to Client Component props." + describeObject(parent, key) +
+          "\nIf you need interactivity, consider converting part of this to a Client Component.",
+      ),
+    );
+  }
+  return serializationError(
+    new Error(
+      'Functions cannot be passed directly to Client Components unless you explicitly expose it by marking it with "use server". ' +
+        "Or maybe you meant to call this function rather than return it." + describeObject(parent, key),
+    ),
+  );
+}

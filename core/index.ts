@@ -1,0 +1,67 @@
+// contrail: React Server Components rendered to the Flight format by a
+// serializer of our own, read by React's own client.
+import { createRequest, type Request } from "./request.ts";
+import { abort, startFlowing, startWork, stopFlowing } from "./scheduler.ts";
+import type { ClientManifest, RenderOptions, Sink } from "./types.ts";
+
+export {
+  createClientModuleProxy,
+  createTemporaryReferenceSet,
+  registerClientReference,
+  registerServerReference,
+} from "./references.ts";
+export type { ClientManifest, ClientManifestEntry, RenderOptions, Sink, TemporaryReferenceSet } from "./types.ts";
+
+/** A render in progress, for adapters that drain it into their own sink. */
+export interface FlightRender {
+  /** Starts writing to `sink`: what is ready now at once, the rest as it completes. */
+  pipe(sink: Sink): void;
+  abort(reason?: unknown): void;
+  /** The destination went away: stop writing and abort. */
+  cancel(reason?: unknown): void;
+}
+
+/** Starts rendering `model`; bytes wait until a sink is attached. */
+export function renderToSink(model: unknown, clientManifest: ClientManifest, options?: RenderOptions): FlightRender {
+  const request = createRequest(clientManifest, options);
+  attachAbortSignal(request, options?.signal);
+  startWork(request, model);
+  return {
+    pipe: (sink) => startFlowing(request, sink),
+    abort: (reason) => abort(request, reason),
+    cancel: (reason) => stopFlowing(request, reason),
+  };
+}
+
+function attachAbortSignal(request: Request, signal: AbortSignal | undefined): void {
+  if (!signal) return;
+  if (signal.aborted) {
+    abort(request, signal.reason);
+    return;
+  }
+  const onAbort = () => abort(request, signal.reason);
+  signal.addEventListener("abort", onAbort, { signal: request.cacheController.signal });
+}
+
+/** Drop-in for react-server-dom-webpack/server's `renderToReadableStream`. */
+export function renderToReadableStream(
+  model: unknown,
+  clientManifest: ClientManifest,
+  options?: RenderOptions,
+): ReadableStream<Uint8Array> {
+  const render = renderToSink(model, clientManifest, options);
+  return new ReadableStream(
+    {
+      type: "bytes",
+      pull(controller) {
+        render.pipe({
+          write: (chunk) => controller.enqueue(chunk as Uint8Array<ArrayBuffer>),
+          close: () => controller.close(),
+          error: (reason) => controller.error(reason),
+        });
+      },
+      cancel: (reason) => render.cancel(reason),
+    },
+    { highWaterMark: 0 },
+  );
+}

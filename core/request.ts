@@ -1,0 +1,119 @@
+// The state of one render, and the error rows every part of it may emit.
+import { RowQueue } from "./output.ts";
+import type { ClientManifest, RenderOptions, Sink, TemporaryReferenceSet } from "./types.ts";
+
+export const OPEN = 0;
+export const ABORTING = 1;
+export const CLOSED = 2;
+
+export const TASK_PENDING = 0;
+export const TASK_DONE = 1;
+export const TASK_ABORTED = 3;
+
+/** A row whose value is not ready yet: a suspended component, a pending promise. */
+export interface Task {
+  id: number;
+  model: unknown;
+  keyPath: string | null;
+  implicitSlot: boolean;
+  thenableState: unknown[] | null;
+  status: number;
+  ping: () => void;
+}
+
+/** A stream-like value (ReadableStream, async iterable, Blob) that writes rows until it ends. */
+export interface OpenStream {
+  id: number;
+  /** Stops reading; the render is being aborted with `reason`. */
+  abort(reason: unknown): void;
+}
+
+export interface Request {
+  status: number;
+  nextId: number;
+  budget: number;
+  manifest: ClientManifest;
+  onError: (error: unknown) => string | null | undefined | void;
+  identifierPrefix: string;
+  identifierCount: number;
+  temporaryReferences: TemporaryReferenceSet | undefined;
+  cache: Map<Function, unknown>;
+  cacheController: AbortController;
+  hintKeys: Set<string>;
+  /** Objects already written: their location index, or a fixed reference. */
+  seen: Map<object, number | string>;
+  /** Location records, a tree of (parent, key) whose roots are row ids. */
+  locParent: number[];
+  locKey: (string | number)[];
+  clientReferenceIds: Map<string, number>;
+  serverReferenceIds: Map<Function, number>;
+  queue: RowQueue;
+  /** Rows promised to the client that are not written yet. */
+  pending: number;
+  openTasks: Set<Task>;
+  openStreams: Set<OpenStream>;
+  pinged: Task[];
+  workScheduled: boolean;
+  flushScheduled: boolean;
+  sink: Sink | null;
+  fatalError: unknown;
+}
+
+export const DEFAULT_ROW_BUDGET = 12800;
+
+function defaultOnError(error: unknown): void {
+  console.error(error);
+}
+
+export function createRequest(manifest: ClientManifest, options: RenderOptions | undefined): Request {
+  return {
+    status: OPEN,
+    nextId: 0,
+    budget: options?.progressiveChunkSize ?? DEFAULT_ROW_BUDGET,
+    manifest,
+    onError: options?.onError ?? defaultOnError,
+    identifierPrefix: options?.identifierPrefix ?? "",
+    identifierCount: 1,
+    temporaryReferences: options?.temporaryReferences,
+    cache: new Map(),
+    cacheController: new AbortController(),
+    hintKeys: new Set(),
+    seen: new Map(),
+    locParent: [],
+    locKey: [],
+    clientReferenceIds: new Map(),
+    serverReferenceIds: new Map(),
+    queue: new RowQueue(),
+    pending: 0,
+    openTasks: new Set(),
+    openStreams: new Set(),
+    pinged: [],
+    workScheduled: false,
+    flushScheduled: false,
+    sink: null,
+    fatalError: undefined,
+  };
+}
+
+/** Reports `error` to `onError` and returns the digest to send in its place. */
+export function logError(request: Request, error: unknown): string {
+  const digest = request.onError(error);
+  if (digest != null && typeof digest !== "string") {
+    throw new Error(
+      'onError returned something with a type other than "string". onError should return a string and may ' +
+        `return null or undefined but must not return anything else. It received something of type "${typeof digest}" instead`,
+    );
+  }
+  return digest || "";
+}
+
+export function emitErrorRow(request: Request, id: number, digest: string): void {
+  request.queue.errors.push(id.toString(16) + ":E" + JSON.stringify({ digest }) + "\n");
+}
+
+/** Logs `error` and writes it as a new error row; returns the row's id. */
+export function outlineError(request: Request, error: unknown): number {
+  const id = request.nextId++;
+  emitErrorRow(request, id, logError(request, error));
+  return id;
+}

@@ -1,0 +1,351 @@
+// The batching scheduler. It decides what goes in which row and when rows
+// reach the sink:
+// - a row holds about one budget (`progressiveChunkSize`) of JSON; elements
+//   past it are deferred, and after the row is walked they are packed, in
+//   order, into continuation rows of about one budget each. The parent refers
+//   to each by path ("$<row>:<index>"), so the client sees the same tree and
+//   never one row or one task per element;
+// - async work (suspended components, promises, streams) becomes tasks whose
+//   rows are written as they resolve; every row completed in the same tick
+//   goes out in one flush, as one chunk.
+import { SuspenseException, runWithRequest, takeSuspendedThenable, takeThenableState } from "./dispatcher.ts";
+import { setRetryThenableState } from "./elements.ts";
+import { setHintListener } from "./hints.ts";
+import { REACT_ELEMENT_TYPE, REACT_LAZY_TYPE } from "./react-symbols.ts";
+import {
+  ABORTING,
+  CLOSED,
+  OPEN,
+  TASK_ABORTED,
+  TASK_DONE,
+  TASK_PENDING,
+  emitErrorRow,
+  logError,
+  outlineError,
+  type Request,
+  type Task,
+} from "./request.ts";
+import { NO_LOC, cursor, referenceTo, rootLoc, walk, walkRoot, type Hole } from "./serialize.ts";
+import type { Sink } from "./types.ts";
+
+const scheduleMacrotask: (callback: () => void) => void =
+  typeof setImmediate === "function" ? setImmediate : (callback) => setTimeout(callback, 0);
+
+// ---- tasks ---------------------------------------------------------------------
+
+export function createTask(request: Request, model: unknown, keyPath: string | null = null, implicitSlot = false): Task {
+  const task: Task = {
+    id: request.nextId++,
+    model,
+    keyPath,
+    implicitSlot,
+    thenableState: null,
+    status: TASK_PENDING,
+    ping: () => pingTask(request, task),
+  };
+  request.pending++;
+  request.openTasks.add(task);
+  return task;
+}
+
+export function pingTask(request: Request, task: Task): void {
+  request.pinged.push(task);
+  if (!request.workScheduled) {
+    request.workScheduled = true;
+    queueMicrotask(() => performWork(request));
+  }
+}
+
+/** A component below the walk suspended on `wakeable`: it resumes in a row of its own. */
+export function suspendTask(
+  model: unknown,
+  keyPath: string | null,
+  implicitSlot: boolean,
+  thenableState: unknown[],
+  wakeable: PromiseLike<unknown>,
+): number {
+  const task = createTask(cursor.request, model, keyPath, implicitSlot);
+  task.thenableState = thenableState;
+  wakeable.then(task.ping, task.ping);
+  return task.id;
+}
+
+/** A task that will not be written as a model: counts down and, if it was the last, lets the stream close. */
+export function finishTask(request: Request, task: Task): void {
+  task.status = TASK_DONE;
+  request.openTasks.delete(task);
+  request.pending--;
+}
+
+/** The task failed with `error`: its row becomes an error row. */
+export function failTask(request: Request, task: Task, error: unknown): void {
+  if (task.status !== TASK_PENDING) return;
+  emitErrorRow(request, task.id, logError(request, error));
+  finishTask(request, task);
+}
+
+function retryTask(request: Request, task: Task): void {
+  if (task.status !== TASK_PENDING || request.status !== OPEN) return;
+  const model = task.model;
+  if (typeof model === "object" && model !== null) {
+    const $$typeof = (model as any).$$typeof;
+    if ($$typeof === REACT_ELEMENT_TYPE || $$typeof === REACT_LAZY_TYPE) {
+      request.seen.delete(model);
+    } else {
+      // A promise resolved to an object already written elsewhere: point there.
+      const seen = request.seen.get(model);
+      if (seen !== undefined) {
+        emitRow(request, task.id, referenceTo(request, seen));
+        finishTask(request, task);
+        return;
+      }
+    }
+  }
+  cursor.rowLoc = rootLoc(request, task.id);
+  cursor.rowSize = 0;
+  cursor.keyPath = task.keyPath;
+  cursor.implicitSlot = task.implicitSlot;
+  cursor.taskRoot = model;
+  setRetryThenableState(task.thenableState);
+  try {
+    const json = walkRoot(model, cursor.rowLoc);
+    cursor.keyPath = null;
+    cursor.implicitSlot = false;
+    cursor.taskRoot = undefined;
+    completeRow(request, task.id, json);
+    finishTask(request, task);
+  } catch (thrown) {
+    const wakeable: any = thrown === SuspenseException ? takeSuspendedThenable() : thrown;
+    if (typeof wakeable === "object" && wakeable !== null && typeof wakeable.then === "function") {
+      task.model = cursor.currentModel;
+      task.keyPath = cursor.keyPath;
+      task.implicitSlot = cursor.implicitSlot;
+      task.thenableState = takeThenableState();
+      wakeable.then(task.ping, task.ping);
+    } else {
+      takeThenableState();
+      failTask(request, task, wakeable);
+    }
+  } finally {
+    cursor.keyPath = null;
+    cursor.implicitSlot = false;
+    cursor.taskRoot = undefined;
+    cursor.holes = [];
+  }
+}
+
+// ---- rows ------------------------------------------------------------------------
+
+function emitRow(request: Request, id: number, json: unknown): void {
+  request.queue.rows.push(id.toString(16) + ":" + JSON.stringify(json) + "\n");
+}
+
+/**
+ * Writes row `id` and the continuation rows its deferred elements fill, in
+ * that order: the row the client reads first is about one budget.
+ */
+function completeRow(request: Request, id: number, json: unknown): void {
+  const holes = cursor.holes;
+  if (holes.length === 0) {
+    emitRow(request, id, json);
+    return;
+  }
+  const continuations = packHoles(request, holes);
+  emitRow(request, id, json);
+  for (let i = 0; i < continuations.length; i += 2) emitRow(request, continuations[i] as number, continuations[i + 1]);
+  cursor.holes = [];
+}
+
+// Walks deferred elements into rows of about one budget. Elements deferred
+// while walking them join the end of the queue, so every row fills up to the
+// budget before the next one starts.
+function packHoles(request: Request, holes: Hole[]): unknown[] {
+  const rows: unknown[] = [];
+  const budget = request.budget;
+  let next = 0;
+  while (next < holes.length) {
+    const id = request.nextId++;
+    const prefix = "$" + id.toString(16) + ":";
+    const loc = rootLoc(request, id);
+    const entries: unknown[] = [];
+    cursor.rowSize = 0;
+    while (next < holes.length && cursor.rowSize < budget) {
+      const hole = holes[next++];
+      const seen = request.seen.get(hole.value as object);
+      if (seen !== undefined) {
+        hole.container[hole.slot] = referenceTo(request, seen);
+        continue;
+      }
+      const index = entries.length;
+      entries.push(walk(hole.value, entries, index, loc));
+      hole.container[hole.slot] = prefix + index;
+    }
+    if (entries.length > 0) rows.push(id, entries);
+  }
+  return rows;
+}
+
+/** Writes `value` as a row of its own, now, and returns the row's id. */
+export function outlineModel(value: unknown): number {
+  const request = cursor.request;
+  const id = request.nextId++;
+  writeModelRow(request, id, value, true);
+  return id;
+}
+
+/**
+ * Writes `value` as row `id`. `addressable` rows can be referred into by
+ * path; stream items share their stream's id and cannot.
+ */
+export function writeModelRow(request: Request, id: number, value: unknown, addressable: boolean): void {
+  const saved = { ...cursor };
+  cursor.request = request;
+  cursor.rowLoc = addressable ? rootLoc(request, id) : NO_LOC;
+  cursor.rowSize = 0;
+  cursor.holes = [];
+  cursor.keyPath = null;
+  cursor.implicitSlot = false;
+  cursor.taskRoot = undefined;
+  try {
+    completeRow(request, id, walkRoot(value, cursor.rowLoc));
+  } finally {
+    Object.assign(cursor, saved);
+  }
+}
+
+// ---- work and flushing ---------------------------------------------------------
+
+function performWork(request: Request): void {
+  cursor.request = request;
+  runWithRequest(request, () => {
+    try {
+      const pinged = request.pinged;
+      for (let i = 0; i < pinged.length; i++) retryTask(request, pinged[i]);
+      pinged.length = 0;
+    } catch (error) {
+      fatalError(request, error);
+    }
+  });
+  request.workScheduled = false;
+  if (request.pending === 0) flush(request);
+  else scheduleFlush(request);
+}
+
+/** Runs `work` (a stream or promise callback) in `request`'s context, then schedules a flush. */
+export function runInRequest(request: Request, work: () => void): void {
+  if (request.status === CLOSED) return;
+  cursor.request = request;
+  runWithRequest(request, () => {
+    try {
+      work();
+    } catch (error) {
+      fatalError(request, error);
+    }
+  });
+  scheduleFlush(request);
+}
+
+export function scheduleFlush(request: Request): void {
+  if (request.flushScheduled || request.sink === null) return;
+  request.flushScheduled = true;
+  scheduleMacrotask(() => {
+    request.flushScheduled = false;
+    flush(request);
+  });
+}
+
+function flush(request: Request): void {
+  const sink = request.sink;
+  if (sink === null || request.status === CLOSED) return;
+  if (!request.queue.isEmpty) {
+    request.queue.drainInto(sink);
+    sink.flush?.();
+  }
+  if (request.pending === 0) {
+    request.status = CLOSED;
+    request.cacheController.abort(
+      new Error("This render completed successfully. All cacheSignals are now aborted to allow clean up of any unused resources."),
+    );
+    releaseRequest(request);
+    sink.close();
+  }
+}
+
+// Drops what only the render needed, so a held stream keeps no model alive.
+function releaseRequest(request: Request): void {
+  request.seen.clear();
+  request.locParent.length = request.locKey.length = 0;
+  request.cache.clear();
+  request.sink = null;
+}
+
+function fatalError(request: Request, error: unknown): void {
+  try {
+    logError(request, error);
+  } catch {}
+  request.fatalError = error;
+  request.status = CLOSED;
+  request.cacheController.abort(new Error("The render was aborted due to a fatal error.", { cause: error }));
+  const sink = request.sink;
+  releaseRequest(request);
+  sink?.error(error);
+}
+
+export function startWork(request: Request, model: unknown): void {
+  const root = createTask(request, model);
+  pingTask(request, root);
+}
+
+/** Attaches the destination; everything completed so far is written at once. */
+export function startFlowing(request: Request, sink: Sink): void {
+  if (request.status === CLOSED) {
+    if (request.fatalError !== undefined) sink.error(request.fatalError);
+    else sink.close();
+    return;
+  }
+  if (request.sink !== null) return;
+  request.sink = sink;
+  if (!request.workScheduled) flush(request);
+}
+
+/** The destination went away: stop writing and abort the render. */
+export function stopFlowing(request: Request, reason: unknown): void {
+  request.sink = null;
+  abort(request, reason);
+}
+
+/**
+ * Aborts the render: open streams stop reading and every pending row becomes
+ * a reference to one error row, so the client sees each of them fail.
+ */
+export function abort(request: Request, reason: unknown): void {
+  if (request.status !== OPEN) return;
+  request.status = ABORTING;
+  runWithRequest(request, () => {
+    try {
+      const error =
+        reason === undefined
+          ? new Error("The render was aborted by the server without a reason.")
+          : typeof (reason as any)?.then === "function"
+            ? new Error("The render was aborted by the server with a promise.")
+            : reason;
+      for (const stream of request.openStreams) stream.abort(error);
+      request.openStreams.clear();
+      if (request.openTasks.size > 0) {
+        const errorRef = JSON.stringify("$" + outlineError(request, error).toString(16));
+        for (const task of request.openTasks) {
+          task.status = TASK_ABORTED;
+          request.queue.errors.push(task.id.toString(16) + ":" + errorRef + "\n");
+        }
+        request.openTasks.clear();
+      }
+      request.pending = 0;
+      request.cacheController.abort(reason);
+    } catch (error) {
+      fatalError(request, error);
+    }
+  });
+  flush(request);
+}
+
+setHintListener(scheduleFlush);

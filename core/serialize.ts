@@ -1,0 +1,263 @@
+// Walk-based serialization: a row's model is resolved in plain JS into a
+// JSON-ready value (strings escaped, special values encoded as "$" strings,
+// elements as ["$", type, key, props]); the scheduler then calls
+// JSON.stringify on it once, with no replacer.
+//
+// One function per kind of value; the binary, collection, promise, stream and
+// reference encodings live in ./encode/.
+import { describeObject } from "./describe.ts";
+import { walkElement, walkLazy } from "./elements.ts";
+import { encodeBinary, encodeBlob, isBinary } from "./encode/binary.ts";
+import { encodeFormData, encodeIterator, encodeMap, encodeSet } from "./encode/collections.ts";
+import { encodeDate, encodeNumber, encodeString, encodeSymbol } from "./encode/primitives.ts";
+import { encodePromise } from "./encode/promises.ts";
+import { encodeClientReference, encodeFunction, encodeTemporaryReference } from "./encode/references.ts";
+import { encodeAsyncIterable, encodeReadableStream } from "./encode/streams.ts";
+import { CLIENT_REFERENCE_TAG, REACT_ELEMENT_TYPE, REACT_LAZY_TYPE, REACT_LEGACY_ELEMENT_TYPE } from "./react-symbols.ts";
+import { outlineError, type Request } from "./request.ts";
+
+/** A value's location is unknown or unaddressable: it is not deduplicated. */
+export const NO_LOC = -1;
+
+/** Returned in place of an element deferred to a continuation row; the container records the hole. */
+export const DEFERRED: unknown = Symbol("deferred");
+
+/** A slot in a JSON container that a continuation row fills by reference. */
+export interface Hole {
+  value: unknown;
+  container: any;
+  slot: string | number;
+}
+
+/**
+ * The walker's cursor. Module state rather than parameters: it changes only
+ * at row, component and key boundaries, never per value.
+ */
+export const cursor = {
+  request: null as unknown as Request,
+  /** Location record of the current row's root. */
+  rowLoc: NO_LOC,
+  /** Estimated JSON bytes written to the current row so far. */
+  rowSize: 0,
+  /** Elements deferred past the row budget, in walk order. */
+  holes: [] as Hole[],
+  /** Key path of the server components being unwrapped, React's `task.keyPath`. */
+  keyPath: null as string | null,
+  /** Whether the value being unwrapped sits alone in a component's slot (React's `implicitSlot`). */
+  implicitSlot: false,
+  /** The element or lazy being unwrapped: where a suspended task resumes. */
+  currentModel: undefined as unknown,
+  /** The root model of the task being retried: a suspension there re-suspends the task itself. */
+  taskRoot: undefined as unknown,
+};
+
+const ObjectPrototype = Object.prototype;
+const hasOwnProperty = ObjectPrototype.hasOwnProperty;
+const isArray = Array.isArray;
+const getPrototypeOf = Object.getPrototypeOf;
+const ASYNC_ITERATOR = Symbol.asyncIterator;
+
+// ---- locations: where each written object sits, for shared and cyclic values
+
+/** Starts a location tree at row `id`; its path is "$<id>". */
+export function rootLoc(request: Request, id: number): number {
+  request.locParent.push(NO_LOC);
+  return request.locKey.push(id.toString(16)) - 1;
+}
+
+export function childLoc(request: Request, parentLoc: number, key: string | number): number {
+  if (parentLoc === NO_LOC || (typeof key === "string" && key.indexOf(":") !== -1)) return NO_LOC;
+  request.locParent.push(parentLoc);
+  return request.locKey.push(key) - 1;
+}
+
+/** "$<row>:<key>:<key>...": how the client finds an object written before. */
+export function referenceTo(request: Request, location: number | string): string {
+  if (typeof location === "string") return location;
+  const { locParent, locKey } = request;
+  let path = "";
+  let loc = location;
+  while (locParent[loc] !== NO_LOC) {
+    path = ":" + locKey[loc] + path;
+    loc = locParent[loc];
+  }
+  return "$" + locKey[loc] + path;
+}
+
+// ---- the walk ---------------------------------------------------------------
+
+/**
+ * Resolves `value`, found at `parent[key]`, into its JSON-ready form.
+ * `parentLoc` is the location of `parent`, or the row root for a row's value.
+ */
+export function walk(value: unknown, parent: object, key: string | number, parentLoc: number): unknown {
+  switch (typeof value) {
+    case "string":
+      return encodeString(value);
+    case "object":
+      return value === null ? null : walkObject(value, parent, key, parentLoc);
+    case "number":
+      return encodeNumber(value);
+    case "boolean":
+      return value;
+    case "undefined":
+      return "$undefined";
+    case "function":
+      return encodeFunction(value, parent, key);
+    case "symbol":
+      return encodeSymbol(value, parent, key);
+    case "bigint":
+      return "$n" + value.toString(10);
+  }
+  return serializationError(new Error("Type " + typeof value + " is not supported in Client Component props." + describeObject(parent, key)));
+}
+
+/** The value of the root of a row: located at the row itself. */
+export function walkRoot(value: unknown, rowLoc: number): unknown {
+  if (typeof value === "object" && value !== null) return walkObject(value, ROOT_PARENT, "", rowLoc, true);
+  return walk(value, ROOT_PARENT, "", NO_LOC);
+}
+
+const ROOT_PARENT = {};
+
+function walkObject(value: any, parent: object, key: string | number, parentLoc: number, isRoot = false): unknown {
+  const $$typeof = value.$$typeof;
+  if ($$typeof !== undefined) {
+    if ($$typeof === REACT_ELEMENT_TYPE) return walkElement(value, key, parentLoc, isRoot);
+    if ($$typeof === REACT_LAZY_TYPE) return walkLazy(value, parent, key, parentLoc, isRoot);
+    if ($$typeof === CLIENT_REFERENCE_TAG) return encodeClientReference(value, false);
+    if ($$typeof === REACT_LEGACY_ELEMENT_TYPE) return serializationError(new Error(LEGACY_ELEMENT_MESSAGE));
+  }
+  const request = cursor.request;
+  const temporary = request.temporaryReferences?.get(value);
+  if (temporary !== undefined) return encodeTemporaryReference(temporary);
+
+  // JSON semantics: a nested value's toJSON decides what is sent.
+  if (!isRoot && typeof value.toJSON === "function") {
+    if (value instanceof Date) return encodeDate(value.toJSON());
+    return walk(value.toJSON(key), parent, key, parentLoc);
+  }
+
+  const seen = request.seen.get(value);
+  if (seen !== undefined) return referenceTo(request, seen);
+  if (typeof value.then === "function") return encodePromise(value);
+
+  const loc = isRoot ? parentLoc : childLoc(request, parentLoc, key);
+  if (loc !== NO_LOC) request.seen.set(value, loc);
+
+  if (isArray(value)) return walkArray(value, loc);
+  if (getPrototypeOf(value) === ObjectPrototype) return walkPlainObject(value, loc);
+  if (value instanceof Map) return encodeMap(value);
+  if (value instanceof Set) return encodeSet(value);
+  if (typeof FormData === "function" && value instanceof FormData) return encodeFormData(value);
+  if (value instanceof Error) return "$Z";
+  if (isBinary(value)) return encodeBinary(value);
+  if (typeof Blob === "function" && value instanceof Blob) return encodeBlob(value);
+  const iteratorFn = value[Symbol.iterator];
+  if (typeof iteratorFn === "function") return encodeIterator(value, iteratorFn, loc);
+  if (typeof ReadableStream === "function" && value instanceof ReadableStream) return encodeReadableStream(value);
+  if (typeof value[ASYNC_ITERATOR] === "function") return walkAsyncIterable(value);
+  if (value instanceof Date) return "$D" + value.toJSON();
+
+  const proto = getPrototypeOf(value);
+  if (proto !== ObjectPrototype && (proto === null || getPrototypeOf(proto) !== null)) {
+    return serializationError(
+      new Error(
+        "Only plain objects, and a few built-ins, can be passed to Client Components from Server Components. " +
+          "Classes or null prototypes are not supported." + describeObject(parent, key),
+      ),
+    );
+  }
+  return walkPlainObject(value, loc);
+}
+
+const LEGACY_ELEMENT_MESSAGE =
+  "A React Element from an older version of React was rendered. This is not supported. It can happen if:\n" +
+  '- Multiple copies of the "react" package is used.\n' +
+  '- A library pre-bundled an old copy of "react" or "react/jsx-runtime".\n' +
+  "- A compiler tries to \"inline\" JSX instead of using the runtime.";
+
+/** Runs `walkChildren` outside any component's key path: children get their own. */
+function inPlainContext<T>(walkChildren: () => T): T {
+  const { keyPath, implicitSlot } = cursor;
+  cursor.keyPath = null;
+  cursor.implicitSlot = false;
+  try {
+    return walkChildren();
+  } finally {
+    cursor.keyPath = keyPath;
+    cursor.implicitSlot = implicitSlot;
+  }
+}
+
+export function walkArray(value: readonly unknown[], loc: number): unknown[] {
+  if (cursor.keyPath !== null) return walkKeyedFragment(value, loc) as unknown[];
+  if (cursor.implicitSlot) return inPlainContext(() => walkArrayItems(value, loc));
+  return walkArrayItems(value, loc);
+}
+
+function walkArrayItems(value: readonly unknown[], loc: number): unknown[] {
+  const length = value.length;
+  const out = new Array(length);
+  for (let i = 0; i < length; i++) {
+    const item = walk(value[i], value, i, loc);
+    if (item === DEFERRED) recordHole(out, i);
+    out[i] = item;
+  }
+  return out;
+}
+
+// An array returned under a keyed component keeps the key on a Fragment.
+function walkKeyedFragment(children: readonly unknown[], slotLoc: number): unknown {
+  const wrap = cursor.implicitSlot;
+  const key = cursor.keyPath!;
+  const request = cursor.request;
+  const elementLoc = wrap ? childLoc(request, slotLoc, 0) : slotLoc;
+  const childrenLoc = childLoc(request, childLoc(request, elementLoc, "props"), "children");
+  const fragment = ["$", "$Sreact.fragment", encodeString(key), { children: inPlainContext(() => walkArrayItems(children, childrenLoc)) }];
+  return wrap ? [fragment] : fragment;
+}
+
+export function walkPlainObject(value: Record<string, unknown>, loc: number): Record<string, unknown> {
+  if (cursor.keyPath !== null || cursor.implicitSlot) return inPlainContext(() => walkProperties(value, loc));
+  return walkProperties(value, loc);
+}
+
+function walkProperties(value: Record<string, unknown>, loc: number): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key in value) {
+    if (!hasOwnProperty.call(value, key)) continue;
+    cursor.rowSize += key.length + 4;
+    const item = walk(value[key], value, key, loc);
+    if (item === DEFERRED) recordHole(out, key);
+    if (key === "__proto__") {
+      Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
+    } else {
+      out[key] = item;
+    }
+  }
+  return out;
+}
+
+function recordHole(container: unknown, slot: string | number): void {
+  const hole = cursor.holes[cursor.holes.length - 1];
+  hole.container = container;
+  hole.slot = slot;
+}
+
+function walkAsyncIterable(value: any): unknown {
+  // Under a keyed component the iterable is a Fragment's children, like an array.
+  const keyPath = cursor.keyPath;
+  if (keyPath !== null) {
+    const wrap = cursor.implicitSlot;
+    const children = inPlainContext(() => encodeAsyncIterable(value, value[ASYNC_ITERATOR]()));
+    const fragment = ["$", "$Sreact.fragment", encodeString(keyPath), { children }];
+    return wrap ? [fragment] : fragment;
+  }
+  return encodeAsyncIterable(value, value[ASYNC_ITERATOR]());
+}
+
+/** A value that cannot be sent: reported through onError and written as an error row. */
+export function serializationError(error: unknown): string {
+  return "$" + outlineError(cursor.request, error).toString(16);
+}

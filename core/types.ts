@@ -1,0 +1,36 @@
+/** One export of a client module, as React's webpack client manifest describes it. */
+export interface ClientManifestEntry {
+  id: string;
+  chunks: string[];
+  name: string;
+  async?: boolean;
+}
+
+/** Maps a client reference id (`moduleId` or `moduleId#export`) to its module. */
+export type ClientManifest = Record<string, ClientManifestEntry>;
+
+/** React's temporary reference set, as made by `createTemporaryReferenceSet()`. */
+export type TemporaryReferenceSet = WeakMap<object, string>;
+
+export interface RenderOptions {
+  /** Called with every error; the string it returns becomes the error's digest. */
+  onError?: (error: unknown) => string | null | undefined | void;
+  /** Prefix for ids made by `useId`. */
+  identifierPrefix?: string;
+  /** Aborts the render: pending rows become errors and the stream closes. */
+  signal?: AbortSignal;
+  temporaryReferences?: TemporaryReferenceSet;
+  /** Row budget in bytes: past it, content continues in rows of about this size. */
+  progressiveChunkSize?: number;
+}
+
+/**
+ * Where the core writes its bytes. One `write` per flush, already coalesced;
+ * `flush` (optional) tells a buffering destination that a batch is complete.
+ */
+export interface Sink {
+  write(chunk: Uint8Array): void;
+  flush?(): void;
+  close(): void;
+  error(reason: unknown): void;
+}
