@@ -146,14 +146,16 @@ function walkObject(value: any, parent: object, key: string | number, parentLoc:
   if (loc !== NO_LOC) request.seen.set(value, loc);
 
   if (isArray(value)) return walkArray(value, loc);
-  if (getPrototypeOf(value) === ObjectPrototype) return walkPlainObject(value, loc);
+  const iteratorFn = value[Symbol.iterator];
+  if (getPrototypeOf(value) === ObjectPrototype && iteratorFn === undefined && value[ASYNC_ITERATOR] === undefined) {
+    return walkPlainObject(value, loc);
+  }
   if (value instanceof Map) return encodeMap(value);
   if (value instanceof Set) return encodeSet(value);
   if (typeof FormData === "function" && value instanceof FormData) return encodeFormData(value);
   if (value instanceof Error) return "$Z";
   if (isBinary(value)) return encodeBinary(value);
   if (typeof Blob === "function" && value instanceof Blob) return encodeBlob(value);
-  const iteratorFn = value[Symbol.iterator];
   if (typeof iteratorFn === "function") return encodeIterator(value, iteratorFn, loc);
   if (typeof ReadableStream === "function" && value instanceof ReadableStream) return encodeReadableStream(value);
   if (typeof value[ASYNC_ITERATOR] === "function") return walkAsyncIterable(value);

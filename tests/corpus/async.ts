@@ -1,0 +1,62 @@
+// Async components, use(), promises and Suspense: rows written as they resolve.
+import * as React from "react";
+import { Suspense, createElement as h } from "react";
+import type { Case } from "./case.ts";
+import { Box } from "./server-references.ts";
+
+const later = <T,>(value: T, ms = 2): Promise<T> => new Promise((resolve) => setTimeout(() => resolve(value), ms));
+
+async function AsyncGreeting({ name, ms = 2 }: { name: string; ms?: number }) {
+  const greeting = await later("Hello " + name, ms);
+  return h("p", null, greeting);
+}
+
+async function AsyncList() {
+  await later(null);
+  return [h(AsyncGreeting, { key: "x", name: "x" }), h("b", { key: "y" }, "y")];
+}
+
+async function AsyncNested({ depth }: { depth: number }): Promise<any> {
+  await Promise.resolve();
+  return depth === 0 ? h("span", null, "bottom") : h("div", { "data-depth": depth }, h(AsyncNested, { depth: depth - 1 }));
+}
+
+function UsePromise({ promise }: { promise: Promise<string> }) {
+  const value = React.use(promise);
+  return h("u", null, value);
+}
+
+function UseTwice() {
+  const a = React.use(later("first"));
+  const b = React.use(later("second"));
+  return h("u", null, a, "+", b);
+}
+
+const loadOnce = React.cache(async (id: string) => ({ id, loaded: await later(id) }));
+
+async function UsesCacheAsync({ id }: { id: string }) {
+  const first = await loadOnce(id);
+  const again = loadOnce(id);
+  return h("span", null, first.id, String(again instanceof Promise));
+}
+
+async function AsyncClientChild() {
+  await later(null);
+  return h(Box, { label: "after await" }, "client content");
+}
+
+export const asyncCases: Case[] = [
+  { name: "async: component", model: () => h(AsyncGreeting, { name: "async" }) },
+  { name: "async: component inside Suspense", model: () => h(Suspense, { fallback: "…" }, h(AsyncGreeting, { name: "suspended", ms: 5 })) },
+  { name: "async: keyed async components", model: () => h("ul", null, ["a", "b"].map((name) => h(AsyncGreeting, { key: name, name }))) },
+  { name: "async: component returning array", model: () => h("div", null, h(AsyncList)) },
+  { name: "async: nested async components", model: () => h(AsyncNested, { depth: 6 }) },
+  { name: "async: use(resolved promise)", model: () => h(UsePromise, { promise: Promise.resolve("resolved") }) },
+  { name: "async: use(pending promise)", model: () => h(Suspense, { fallback: "wait" }, h(UsePromise, { promise: later("pending") })) },
+  { name: "async: use called twice", model: () => h(UseTwice) },
+  { name: "async: React.cache with async data", model: () => h("div", null, h(UsesCacheAsync, { id: "1" }), h(UsesCacheAsync, { id: "1" })) },
+  { name: "async: client component after await", model: () => h(AsyncClientChild) },
+  { name: "async: suspense boundaries resolving out of order", model: () => h("div", null,
+    h(Suspense, { fallback: "slow" }, h(AsyncGreeting, { name: "slow", ms: 8 })),
+    h(Suspense, { fallback: "fast" }, h(AsyncGreeting, { name: "fast", ms: 1 }))) },
+];

@@ -1,0 +1,18 @@
+// A differential case: a model rendered by stock React and by contrail.
+export interface Case {
+  name: string;
+  /** Called once per renderer, so neither sees the other's promise bookkeeping. */
+  model: () => unknown;
+  /** Render options; `abortAfterMs` aborts through `signal`. */
+  options?: { identifierPrefix?: string; abortAfterMs?: number };
+  /** Also compare the HTML `react-dom/server` renders from the decoded tree (default true). */
+  html?: boolean;
+}
+
+/** onError for both renderers: the digest depends on the message only. */
+export function digestOf(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  let hash = 0;
+  for (let i = 0; i < message.length; i++) hash = (Math.imul(hash, 31) + message.charCodeAt(i)) | 0;
+  return "d" + (hash >>> 0).toString(16);
+}

@@ -1,0 +1,155 @@
+// Turns a decoded Flight value into a plain, comparable description: types
+// kept apart (a Date is not its string, -0 is not 0, a Map is not an object,
+// undefined is not missing), lazies and promises awaited, streams read to the
+// end, and shared identity recorded as references to the first path.
+import { Buffer } from "node:buffer";
+import { encodeReply } from "react-server-dom-webpack/client.edge";
+
+const ELEMENT = Symbol.for("react.transitional.element");
+const LAZY = Symbol.for("react.lazy");
+
+export type ClientNames = Map<unknown, string>;
+
+async function settle(thenable: PromiseLike<unknown>): Promise<unknown> {
+  try {
+    return { t: "fulfilled", value: await thenable };
+  } catch (error) {
+    return { t: "rejected", error: describeError(error) };
+  }
+}
+
+function describeError(error: any): unknown {
+  return error instanceof Error ? { message: error.message, digest: (error as any).digest } : String(error);
+}
+
+/** Unwraps a lazy the way React renders it: wait while pending, stop at an error. */
+async function unwrapLazy(lazy: any): Promise<{ value?: unknown; error?: unknown }> {
+  for (let attempt = 0; attempt < 1000; attempt++) {
+    try {
+      return { value: lazy._init(lazy._payload) };
+    } catch (thrown: any) {
+      if (thrown && typeof thrown.then === "function") {
+        await new Promise((resolve) => thrown.then(resolve, resolve));
+      } else {
+        return { error: describeError(thrown) };
+      }
+    }
+  }
+  throw new Error("lazy never resolved");
+}
+
+function bytesOf(view: ArrayBufferView | ArrayBuffer): string {
+  const bytes = view instanceof ArrayBuffer ? new Uint8Array(view) : new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
+  return Buffer.from(bytes).toString("base64");
+}
+
+export async function normalize(value: unknown, clientNames: ClientNames): Promise<unknown> {
+  const seen = new Map<object, string>();
+
+  async function visit(value: any, path: string): Promise<unknown> {
+    switch (typeof value) {
+      case "undefined":
+        return { t: "undefined" };
+      case "number":
+        return Object.is(value, -0) ? { t: "-0" } : Number.isNaN(value) ? { t: "NaN" } : Number.isFinite(value) ? value : { t: String(value) };
+      case "bigint":
+        return { t: "bigint", v: value.toString() };
+      case "symbol":
+        return { t: "symbol", v: value.description, global: Symbol.for(value.description ?? "") === value };
+      case "function":
+        if (clientNames.has(value)) return { t: "client", v: clientNames.get(value) };
+        return { t: "function", reply: await visit(await encodeReply(value), path) };
+      case "string":
+      case "boolean":
+        return value;
+    }
+    if (value === null) return null;
+    if (value.$$typeof === LAZY) {
+      const unwrapped = await unwrapLazy(value);
+      return "error" in unwrapped ? { t: "lazy-error", error: unwrapped.error } : visit(unwrapped.value, path);
+    }
+    const first = seen.get(value);
+    if (first !== undefined) return { t: "ref", to: first };
+    seen.set(value, path);
+    if (value.$$typeof === ELEMENT) {
+      return { t: "element", type: await visitType(value.type, path), key: value.key, props: await visit(value.props, path + ".props") };
+    }
+    if (typeof value.then === "function") {
+      const settled: any = await settle(value);
+      return settled.t === "fulfilled" ? { t: "promise", value: await visit(settled.value, path + ".then") } : settled;
+    }
+    if (Array.isArray(value)) {
+      const out = [];
+      for (let i = 0; i < value.length; i++) out.push(await visit(value[i], path + "." + i));
+      return { t: "array", items: out };
+    }
+    if (value instanceof Date) return { t: "date", v: Number.isNaN(value.getTime()) ? "invalid" : value.toISOString() };
+    if (value instanceof Map) return { t: "map", entries: await visit([...value], path + ".entries") };
+    if (value instanceof Set) return { t: "set", items: await visit([...value], path + ".items") };
+    if (value instanceof FormData) {
+      const entries = [];
+      for (const [key, entry] of value.entries()) entries.push([key, await visit(entry, path + "." + key)]);
+      return { t: "formdata", entries };
+    }
+    if (value instanceof Blob) return { t: "blob", type: value.type, bytes: bytesOf(await value.arrayBuffer()) };
+    if (value instanceof Error) return { t: "error", ...(describeError(value) as object) };
+    if (value instanceof ArrayBuffer) return { t: "ArrayBuffer", bytes: bytesOf(value) };
+    if (ArrayBuffer.isView(value)) return { t: value.constructor.name, bytes: bytesOf(value) };
+    if (value instanceof ReadableStream) return { t: "stream", items: await readStream(value, path) };
+    if (typeof value[Symbol.asyncIterator] === "function") return { t: "async-iterable", ...(await readAsyncIterable(value, path)) };
+    if (typeof value[Symbol.iterator] === "function" && value[Symbol.iterator]() === value) {
+      return { t: "iterator", items: await visit(Array.from(value), path + ".items") };
+    }
+    const proto = Object.getPrototypeOf(value);
+    const out: Record<string, unknown> = { t: proto === null ? "null-proto" : proto === Object.prototype ? "object" : "class " + proto.constructor?.name };
+    const entries: unknown[] = [];
+    for (const key of Object.keys(value)) entries.push([key, await visit(value[key], path + "." + key)]);
+    out.entries = entries;
+    return out;
+  }
+
+  async function visitType(type: any, path: string): Promise<unknown> {
+    if (typeof type === "string") return type;
+    if (typeof type === "symbol") return "Symbol(" + type.description + ")";
+    if (type !== null && typeof type === "object" && type.$$typeof === LAZY) {
+      const unwrapped = await unwrapLazy(type);
+      return "error" in unwrapped ? { lazyTypeError: unwrapped.error } : visitType(unwrapped.value, path);
+    }
+    if (clientNames.has(type)) return "client:" + clientNames.get(type);
+    return visit(type, path + ".type");
+  }
+
+  async function readStream(stream: ReadableStream, path: string): Promise<unknown[]> {
+    const items: unknown[] = [];
+    const bytes: Uint8Array[] = [];
+    const reader = stream.getReader();
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        if (value instanceof Uint8Array) bytes.push(value);
+        else items.push(await visit(value, path + ".item" + items.length));
+      }
+    } catch (error) {
+      items.push({ t: "stream-error", error: describeError(error) });
+    }
+    if (bytes.length > 0) items.unshift({ t: "bytes", v: Buffer.concat(bytes).toString("base64") });
+    return items;
+  }
+
+  async function readAsyncIterable(iterable: any, path: string): Promise<object> {
+    const iterator = iterable[Symbol.asyncIterator]();
+    const items: unknown[] = [];
+    try {
+      for (;;) {
+        const entry = await iterator.next();
+        if (entry.done) return { items, returned: await visit(entry.value, path + ".return") };
+        items.push(await visit(entry.value, path + ".item" + items.length));
+      }
+    } catch (error) {
+      return { items, error: describeError(error) };
+    }
+  }
+
+  return visit(value, "$");
+}

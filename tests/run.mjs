@@ -1,0 +1,38 @@
+// `npm test`: every tests/*.test.ts suite on Node 24, Bun and Deno (all from
+// npm install), each in production mode like a deployed server.
+import { spawnSync } from "node:child_process";
+import { readdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const bin = (name) => join(root, "node_modules", ".bin", name);
+const runtimes = {
+  node: [bin("node")],
+  bun: [bin("bun")],
+  deno: [bin("deno"), "run", "-A"],
+};
+const only = process.argv.slice(2);
+const suites = readdirSync(join(root, "tests"))
+  .filter((file) => file.endsWith(".test.ts") && (only.length === 0 || only.some((name) => file.includes(name))))
+  .sort();
+
+const failures = [];
+for (const [runtime, command] of Object.entries(runtimes)) {
+  for (const suite of suites) {
+    console.log(`\n▶ ${suite} on ${runtime}`);
+    const [program, ...args] = command;
+    const result = spawnSync(program, [...args, join("tests", suite)], {
+      cwd: root,
+      stdio: "inherit",
+      env: { ...process.env, NODE_ENV: "production" },
+      timeout: 15 * 60 * 1000,
+    });
+    if (result.status !== 0) failures.push(`${suite} on ${runtime}`);
+  }
+}
+if (failures.length > 0) {
+  console.error(`\n✗ failed: ${failures.join(", ")}`);
+  process.exit(1);
+}
+console.log(`\n✓ ${suites.length} suites passed on node, bun and deno`);

@@ -1,0 +1,4 @@
+// react-server-dom-webpack ships no types; tests and the bench use it untyped.
+declare module "react-server-dom-webpack/server.edge";
+declare module "react-server-dom-webpack/client.edge";
+declare module "react-server-dom-webpack/client.browser";
