@@ -25,7 +25,7 @@ import { suspendTask } from "./scheduler.ts";
 import { DEFERRED, NO_LOC, childLoc, cursor, referenceTo, walk, walkArray, walkPlainObject, walkRoot } from "./serialize.ts";
 
 /** Size credited to a row per element, beyond its strings: brackets, "$", type and key. */
-const ELEMENT_OVERHEAD = 16;
+const ELEMENT_OVERHEAD = 14;
 
 const EMPTY_PARENT = {};
 

@@ -8,7 +8,7 @@ const TEXT_ROW_MIN_LENGTH = 1024;
 
 export function encodeString(value: string): string {
   if (value.length >= TEXT_ROW_MIN_LENGTH) return "$" + emitTextRow(value).toString(16);
-  cursor.rowSize += value.length + 3;
+  cursor.rowSize += value.length + 2;
   return value[0] === "$" ? "$" + value : value;
 }
 

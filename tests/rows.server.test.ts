@@ -1,0 +1,71 @@
+// Row batching as a tested property (the speed itself lives in bench/):
+// contrail's rows stay near the budget, the first row within about one
+// budget, and a page becomes about (payload / budget) rows, never one per element.
+import { ok } from "node:assert/strict";
+import { createElement as h } from "react";
+import { scenarios } from "../bench/scenarios.ts";
+import { clientManifest } from "../bench/scenarios.ts";
+import { renderToReadableStream } from "../core/index.ts";
+import { run, test } from "./support/harness.ts";
+import { splitRows } from "./support/rows.ts";
+
+async function render(model: unknown, budget?: number): Promise<Uint8Array> {
+  const stream = renderToReadableStream(model, clientManifest, { progressiveChunkSize: budget });
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+function checkBatching(bytes: Uint8Array, budget: number, label: string): void {
+  const modelRows = splitRows(bytes).filter((row) => row.tag === "");
+  const limit = Math.ceil(bytes.length / budget) + 2;
+  ok(modelRows.length <= limit, `${label}: ${modelRows.length} model rows for ${bytes.length} bytes, expected ≤ ${limit}`);
+  // A deferred sibling still needs its slot in its parent's array: the
+  // references ("$<row>:<index>") are the only part of a row past its budget.
+  const first = new TextDecoder().decode(modelRows[0].body);
+  const references = first.match(/"\$[0-9a-f]+:\d+"/g) ?? [];
+  const content = modelRows[0].size - references.reduce((sum, reference) => sum + reference.length + 1, 0);
+  ok(content <= budget * 1.5, `${label}: the first row holds ${content} bytes besides references, budget ${budget}`);
+  const continuations = modelRows.slice(1, -1);
+  for (const row of continuations) {
+    ok(row.size >= budget / 2, `${label}: continuation row ${row.id} holds ${row.size} bytes, under half of ${budget}`);
+  }
+}
+
+const byId = Object.fromEntries(scenarios.map((scenario) => [scenario.id, scenario]));
+
+for (const id of ["A", "B", "C"]) {
+  for (const budget of [12800, 4096, 65100]) {
+    test(`scenario ${id} at budget ${budget}: rows of about one budget`, async () => {
+      checkBatching(await render(byId[id].model(), budget), budget, `${id}@${budget}`);
+    });
+  }
+}
+
+test("the default budget is 12,800 bytes (Fizz's progressiveChunkSize)", async () => {
+  const bytes = await render(byId.A.model());
+  checkBatching(bytes, 12800, "A@default");
+  ok(splitRows(bytes).length <= Math.ceil(bytes.length / 12800) + 2);
+});
+
+test("10,000 siblings are not 10,000 rows", async () => {
+  const list = h("ul", null, Array.from({ length: 10000 }, (_, i) => h("li", { key: i }, "item " + i)));
+  const bytes = await render(list);
+  checkBatching(bytes, 12800, "siblings");
+});
+
+test("a small page is one row", async () => {
+  const rows = splitRows(await render(h("main", null, h("p", null, "hello"))));
+  ok(rows.length === 1, `${rows.length} rows`);
+});
+
+test("rows completed in the same tick reach the stream as one chunk", async () => {
+  const reader = renderToReadableStream(byId.A.model(), {}).getReader();
+  const chunks: Uint8Array[] = [];
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+  }
+  ok(chunks.length === 1, `${chunks.length} chunks for a synchronous page`);
+});
+
+await run("row batching");
