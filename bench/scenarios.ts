@@ -3,6 +3,7 @@
 import { createElement as h, Suspense } from "react";
 import { registerClientReference } from "../core/index.ts";
 import type { ClientManifest } from "../core/index.ts";
+import { Page, ServerTable, WORDS, products, text } from "./pages.ts";
 
 /** Client components the scenarios use: module id → export names. */
 export const clientModules: Record<string, string[]> = {
@@ -24,85 +25,6 @@ function clientReference(moduleId: string, name: string): any {
 const ProductTable = clientReference("./ProductTable", "ProductTable");
 const widgets = Object.fromEntries(clientModules["./widgets"].map((name) => [name, clientReference("./widgets", name)]));
 const layout = Object.fromEntries(clientModules["./layout"].map((name) => [name, clientReference("./layout", name)]));
-
-const WORDS = "lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore et dolore magna aliqua".split(" ");
-
-/** Deterministic text of about `length` characters. */
-function text(seed: number, length: number): string {
-  let out = "";
-  let state = seed * 2654435761 >>> 0;
-  while (out.length < length) {
-    state = (state * 1103515245 + 12345) >>> 0;
-    out += (out ? " " : "") + WORDS[state % WORDS.length];
-  }
-  return out;
-}
-
-function Paragraph({ children }: { children?: string }) {
-  return h("p", null, children);
-}
-
-function Section({ index }: { index: number }) {
-  const paragraphs = [];
-  for (let i = 0; i < 103; i++) {
-    paragraphs.push(h(Paragraph, { key: i }, i < 3 ? text(index * 103 + i, 300 + ((index + i) % 3) * 100) : "Paragraph " + (i + 1)));
-  }
-  return h("section", null, h("h2", null, "Section " + (index + 1)), paragraphs);
-}
-
-function Page({ sections }: { sections: number }) {
-  const children = [];
-  for (let i = 0; i < sections; i++) children.push(h(Section, { key: i, index: i }));
-  return h("html", null, h("body", null, h("main", null, children)));
-}
-
-export interface Product {
-  id: number;
-  name: string;
-  category: string;
-  price: number;
-  stock: number;
-  rating: number;
-}
-
-export function products(count: number): Product[] {
-  const list: Product[] = [];
-  for (let i = 0; i < count; i++) {
-    list.push({
-      id: i + 1,
-      name: "Product " + text(i, 18),
-      category: WORDS[i % WORDS.length],
-      price: Math.round(((i * 7919) % 10000) + 99) / 100,
-      stock: (i * 31) % 500,
-      rating: ((i * 13) % 50) / 10,
-    });
-  }
-  return list;
-}
-
-function ServerTable({ rows }: { rows: Product[] }) {
-  return h(
-    "table",
-    null,
-    h("thead", null, h("tr", null, ["Id", "Name", "Category", "Price", "Stock", "Rating"].map((label) => h("th", { key: label }, label)))),
-    h(
-      "tbody",
-      null,
-      rows.map((row) =>
-        h(
-          "tr",
-          { key: row.id },
-          h("td", null, row.id),
-          h("td", null, row.name),
-          h("td", null, row.category),
-          h("td", null, row.price.toFixed(2)),
-          h("td", null, row.stock),
-          h("td", null, row.rating),
-        ),
-      ),
-    ),
-  );
-}
 
 async function Leaf({ index }: { index: number }) {
   await Promise.resolve();

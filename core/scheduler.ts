@@ -140,10 +140,7 @@ function emitRow(request: Request, id: number, json: unknown): void {
   request.queue.rows.push(id.toString(16) + ":" + JSON.stringify(json) + "\n");
 }
 
-/**
- * Writes row `id` and the continuation rows its deferred elements fill, in
- * that order: the row the client reads first is about one budget.
- */
+/** Writes row `id` and the continuation rows its deferred elements fill. */
 function completeRow(request: Request, id: number, json: unknown): void {
   const holes = cursor.holes;
   if (holes.length === 0) {
@@ -151,8 +148,11 @@ function completeRow(request: Request, id: number, json: unknown): void {
     return;
   }
   const continuations = packHoles(request, holes);
+  // A row only refers to rows made after it, and all of them go out in this
+  // flush: newest first, every reference the client reads is already there to
+  // resolve in place, with no lazy wrapper and no waiting.
+  for (let i = continuations.length - 2; i >= 0; i -= 2) emitRow(request, continuations[i] as number, continuations[i + 1]);
   emitRow(request, id, json);
-  for (let i = 0; i < continuations.length; i += 2) emitRow(request, continuations[i] as number, continuations[i + 1]);
   cursor.holes = [];
 }
 

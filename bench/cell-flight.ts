@@ -1,0 +1,35 @@
+// One bench process on the server graph (react-server condition): Flight
+// rendering of each scenario by ONE implementation (stock, stock with its row
+// limit patched to 65,100, or contrail), bytes drained. React allows one Flight
+// renderer per process, so each implementation gets processes of its own.
+// Usage: cell-flight.ts <impl> <payload dir> <scenario,...>
+import { createRequire } from "node:module";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { measure } from "mitata";
+import { splitRows } from "../tests/support/rows.ts";
+import { PATCHED_SERVER } from "./patched.ts";
+import { clientManifest, scenarios } from "./scenarios.ts";
+
+const [impl, payloadDir, scenarioList] = process.argv.slice(2);
+const wanted = scenarioList.split(",");
+
+async function loadRenderer(): Promise<(model: unknown, manifest: unknown, options?: object) => ReadableStream> {
+  if (impl === "contrail") return (await import("../core/index.ts")).renderToReadableStream as any;
+  if (impl === "stock") return (await import("react-server-dom-webpack/server.edge")).renderToReadableStream;
+  return createRequire(import.meta.url)(PATCHED_SERVER).renderToReadableStream;
+}
+
+const render = await loadRenderer();
+const drain = async (model: unknown) => new Uint8Array(await new Response(render(model, clientManifest, { onError() {} })).arrayBuffer());
+
+mkdirSync(payloadDir, { recursive: true });
+const results = [];
+for (const scenario of scenarios) {
+  if (!wanted.includes(scenario.id)) continue;
+  const payload = await drain(scenario.model());
+  writeFileSync(join(payloadDir, `${impl}-${scenario.id}.bin`), payload);
+  const stats = await measure(async () => drain(scenario.model()), { min_cpu_time: 400e6, min_samples: 8 } as any);
+  results.push({ scenario: scenario.id, stage: "flight", impl, ms: stats.p50 / 1e6, bytes: payload.length, rows: splitRows(payload).length });
+}
+console.log(JSON.stringify(results));

@@ -1,0 +1,149 @@
+// The cross-runtime benchmark matrix: every scenario on Bun, Deno and Node 24,
+// stock React, stock with its row limit patched to 65,100, and contrail, in
+// the same run. Each cell is measured in several processes (identical work
+// varies up to 2x between processes here) and reported as the median of the
+// per-process medians, with their spread; ratios are taken within the run.
+// Usage: run.ts [--quick]
+import { spawnSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { writePatchedServer } from "./patched.ts";
+import { renderChart } from "./chart.ts";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const quick = process.argv.includes("--quick");
+const SCENARIOS = quick ? ["A", "C", "E"] : ["A", "B", "C", "D", "E", "F", "F-async"];
+const PROCESSES = quick ? 1 : 3;
+const IMPLS = ["stock", "patched", "contrail"];
+const bin = (name: string) => join(root, "node_modules", ".bin", name);
+const RUNTIMES: Record<string, (conditions: string[]) => string[]> = {
+  node: (conditions) => [bin("node"), ...conditions],
+  bun: (conditions) => [bin("bun"), ...conditions],
+  deno: (conditions) => [bin("deno"), "run", "-A", ...conditions],
+};
+
+export interface Measurement {
+  runtime: string;
+  scenario: string;
+  stage: string;
+  impl: string;
+  ms: number;
+  bytes?: number;
+  rows?: number;
+}
+
+function runCell(runtime: string, server: boolean, script: string, args: string[]): Measurement[] {
+  const [program, ...flags] = RUNTIMES[runtime](server ? ["--conditions=react-server"] : []);
+  const result = spawnSync(program, [...flags, join(root, "bench", script), ...args], {
+    cwd: root,
+    env: { ...process.env, NODE_ENV: "production" },
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (result.status !== 0) throw new Error(`${script} ${args.join(" ")} failed on ${runtime}`);
+  const lines = result.stdout.trim().split("\n");
+  return JSON.parse(lines[lines.length - 1]).map((m: Omit<Measurement, "runtime">) => ({ runtime, ...m }));
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+writePatchedServer();
+const started = Date.now();
+const measurements: Measurement[] = [];
+for (const runtime of Object.keys(RUNTIMES)) {
+  const payloadDir = join(root, "bench", "results", "payloads", runtime);
+  for (let round = 0; round < PROCESSES; round++) {
+    for (const impl of IMPLS) {
+      measurements.push(...runCell(runtime, true, "cell-flight.ts", [impl, payloadDir, SCENARIOS.join(",")]));
+      console.error(`  ${runtime} round ${round + 1}: flight ${impl} done`);
+    }
+    measurements.push(...runCell(runtime, false, "cell-client.ts", [payloadDir, IMPLS.join(","), SCENARIOS.join(",")]));
+    console.error(`  ${runtime} round ${round + 1}: decode done`);
+  }
+}
+
+// Cells: median of the per-process medians, with the spread between processes.
+interface Cell {
+  runtime: string;
+  scenario: string;
+  stage: string;
+  impl: string;
+  ms: number;
+  min: number;
+  max: number;
+  bytes?: number;
+  rows?: number;
+}
+const groups = new Map<string, Measurement[]>();
+for (const m of measurements) {
+  const key = [m.runtime, m.scenario, m.stage, m.impl].join("|");
+  groups.set(key, [...(groups.get(key) ?? []), m]);
+}
+const cells: Cell[] = [...groups.values()].map((group) => {
+  const times = group.map((m) => m.ms);
+  return { ...group[0], ms: median(times), min: Math.min(...times), max: Math.max(...times) };
+});
+const cell = (runtime: string, scenario: string, stage: string, impl: string) =>
+  cells.find((c) => c.runtime === runtime && c.scenario === scenario && c.stage === stage && c.impl === impl);
+
+// Speedups: how many times faster contrail is than the other, in the same run.
+const ratios: { runtime: string; scenario: string; stage: string; versus: string; speedup: number }[] = [];
+for (const runtime of Object.keys(RUNTIMES)) {
+  for (const scenario of SCENARIOS) {
+    for (const stage of ["flight", "decode", "decode+html"]) {
+      const ours = cell(runtime, scenario, stage, "contrail");
+      for (const versus of ["stock", "patched"]) {
+        const theirs = cell(runtime, scenario, stage, versus);
+        if (ours && theirs) ratios.push({ runtime, scenario, stage, versus, speedup: theirs.ms / ours.ms });
+      }
+    }
+  }
+}
+
+const fmt = (n: number) => (n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2));
+const lines: string[] = [
+  `# Benchmark results`,
+  ``,
+  `${new Date().toISOString()} · ${quick ? "quick subset" : "full matrix"} · ${PROCESSES} process(es) per cell · ${((Date.now() - started) / 1000).toFixed(0)} s · command: \`npm run ${quick ? "bench:quick" : "bench"}\``,
+  ``,
+  `Milliseconds per render: median of per-process medians (min–max across processes). Speedup = other ÷ contrail, same run.`,
+  ``,
+];
+for (const scenario of SCENARIOS) {
+  lines.push(`## Scenario ${scenario}`, ``, `| runtime | stage | stock | stock-65100 | contrail | ×stock | ×65100 |`, `|---|---|---:|---:|---:|---:|---:|`);
+  for (const runtime of Object.keys(RUNTIMES)) {
+    for (const stage of ["flight", "decode", "decode+html"]) {
+      const show = (impl: string) => {
+        const c = cell(runtime, scenario, stage, impl);
+        return c ? `${fmt(c.ms)} (${fmt(c.min)}–${fmt(c.max)})` : "–";
+      };
+      const speedup = (versus: string) => {
+        const r = ratios.find((x) => x.runtime === runtime && x.scenario === scenario && x.stage === stage && x.versus === versus);
+        return r ? r.speedup.toFixed(2) + "x" : "–";
+      };
+      lines.push(`| ${runtime} | ${stage} | ${show("stock")} | ${show("patched")} | ${show("contrail")} | ${speedup("stock")} | ${speedup("patched")} |`);
+    }
+    for (const stage of ["plain-ssr-anchor", "json-anchor"]) {
+      const c = cell(runtime, scenario, stage, "anchor");
+      if (c) lines.push(`| ${runtime} | ${stage} | | | ${fmt(c.ms)} (${fmt(c.min)}–${fmt(c.max)}) | | |`);
+    }
+  }
+  const sizes = IMPLS.map((impl) => {
+    const c = cell("node", scenario, "flight", impl);
+    return c ? `${impl}: ${c.bytes} bytes, ${c.rows} rows` : "";
+  });
+  lines.push(``, `Payload: ${sizes.join(" · ")}`, ``);
+}
+
+const outDir = join(root, "bench", "results");
+mkdirSync(outDir, { recursive: true });
+writeFileSync(join(outDir, "latest.json"), JSON.stringify({ date: new Date().toISOString(), quick, processes: PROCESSES, cells, ratios }, null, 2));
+writeFileSync(join(outDir, "latest.md"), lines.join("\n") + "\n");
+writeFileSync(join(outDir, "latest.svg"), renderChart(ratios.filter((r) => r.stage === "flight"), Object.keys(RUNTIMES), SCENARIOS));
+console.log(lines.join("\n"));
