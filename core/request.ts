@@ -45,6 +45,8 @@ export interface Request {
   /** Location records, a tree of (parent, key) whose roots are row ids. */
   locParent: number[];
   locKey: (string | number)[];
+  /** Path references written so far: an array they point into must not move. */
+  pathReferences: number;
   clientReferenceIds: Map<string, number>;
   serverReferenceIds: Map<Function, number>;
   queue: RowQueue;
@@ -81,6 +83,7 @@ export function createRequest(manifest: ClientManifest, options: RenderOptions |
     seen: new Map(),
     locParent: [],
     locKey: [],
+    pathReferences: 0,
     clientReferenceIds: new Map(),
     serverReferenceIds: new Map(),
     queue: new RowQueue(),

@@ -25,7 +25,7 @@ import {
   type Request,
   type Task,
 } from "./request.ts";
-import { NO_LOC, cursor, referenceTo, rootLoc, walk, walkRoot, type Hole } from "./serialize.ts";
+import { NO_LOC, cursor, referenceTo, resumeArray, rootLoc, walk, walkRoot, type Hole } from "./serialize.ts";
 import type { Sink } from "./types.ts";
 
 const scheduleMacrotask: (callback: () => void) => void =
@@ -171,13 +171,21 @@ function packHoles(request: Request, holes: Hole[]): unknown[] {
     cursor.rowSize = 0;
     while (next < holes.length && cursor.rowSize < budget) {
       const hole = holes[next++];
-      const seen = request.seen.get(hole.value as object);
+      const seen = hole.resumeAt === undefined ? request.seen.get(hole.value as object) : undefined;
       if (seen !== undefined) {
         hole.container[hole.slot] = referenceTo(request, seen);
         continue;
       }
       const index = entries.length;
-      entries.push(walk(hole.value, entries, index, loc));
+      if (hole.resumeAt === undefined) {
+        entries.push(walk(hole.value, entries, index, loc));
+      } else {
+        if (hole.loc !== NO_LOC) {
+          request.locParent[hole.loc!] = loc;
+          request.locKey[hole.loc!] = index;
+        }
+        entries.push(resumeArray(hole));
+      }
       hole.container[hole.slot] = prefix + index;
     }
     if (entries.length > 0) rows.push(id, entries);

@@ -22,11 +22,22 @@ export const NO_LOC = -1;
 /** Returned in place of an element deferred to a continuation row; the container records the hole. */
 export const DEFERRED: unknown = Symbol("deferred");
 
-/** A slot in a JSON container that a continuation row fills by reference. */
+/**
+ * A slot in a JSON container that a continuation row fills by reference:
+ * a deferred element, or the rest of an array moved whole (`resumeAt`).
+ */
 export interface Hole {
   value: unknown;
   container: any;
   slot: string | number;
+  /** For a moved array: the first item not walked yet, */
+  resumeAt?: number;
+  /** the items walked before the move, */
+  walked?: unknown[];
+  /** their estimated size, */
+  walkedSize?: number;
+  /** and the array's location, re-rooted in the continuation row. */
+  loc?: number;
 }
 
 /**
@@ -74,6 +85,7 @@ export function childLoc(request: Request, parentLoc: number, key: string | numb
 /** "$<row>:<key>:<key>...": how the client finds an object written before. */
 export function referenceTo(request: Request, location: number | string): string {
   if (typeof location === "string") return location;
+  request.pathReferences++;
   const { locParent, locKey } = request;
   let path = "";
   let loc = location;
@@ -145,7 +157,7 @@ function walkObject(value: any, parent: object, key: string | number, parentLoc:
   const loc = isRoot ? parentLoc : childLoc(request, parentLoc, key);
   if (loc !== NO_LOC) request.seen.set(value, loc);
 
-  if (isArray(value)) return walkArray(value, loc);
+  if (isArray(value)) return walkArray(value, loc, !isRoot);
   const iteratorFn = value[Symbol.iterator];
   if (getPrototypeOf(value) === ObjectPrototype && iteratorFn === undefined && value[ASYNC_ITERATOR] === undefined) {
     return walkPlainObject(value, loc);
@@ -192,17 +204,51 @@ function inPlainContext<T>(walkChildren: () => T): T {
   }
 }
 
-export function walkArray(value: readonly unknown[], loc: number): unknown[] {
-  if (cursor.keyPath !== null) return walkKeyedFragment(value, loc) as unknown[];
-  if (cursor.implicitSlot) return inPlainContext(() => walkArrayItems(value, loc));
-  return walkArrayItems(value, loc);
+/**
+ * A list of children. A `movable` array (one that sits in a slot, not at a
+ * row's root) that crosses the row budget moves whole to a continuation row:
+ * its slot takes one reference instead of one per remaining item.
+ */
+export function walkArray(value: readonly unknown[], loc: number, movable = false): unknown {
+  if (cursor.keyPath !== null) return walkKeyedFragment(value, loc);
+  if (cursor.implicitSlot) return inPlainContext(() => walkArrayItems(value, loc, movable));
+  return walkArrayItems(value, loc, movable);
 }
 
-function walkArrayItems(value: readonly unknown[], loc: number): unknown[] {
+function walkArrayItems(value: readonly unknown[], loc: number, movable: boolean): unknown {
   const length = value.length;
   const out = new Array(length);
+  const sizeBefore = cursor.rowSize;
+  const referencesBefore = cursor.request.pathReferences;
   for (let i = 0; i < length; i++) {
     const item = walk(value[i], value, i, loc);
+    if (item === DEFERRED) {
+      // Paths already written into these items point at this row: then the
+      // array stays, and only its remaining items move.
+      const hole = cursor.holes[cursor.holes.length - 1];
+      if (movable && hole.resumeAt === undefined && cursor.request.pathReferences === referencesBefore) {
+        hole.value = value;
+        hole.resumeAt = i;
+        hole.walked = out;
+        hole.walkedSize = cursor.rowSize - sizeBefore;
+        hole.loc = loc;
+        cursor.rowSize = sizeBefore;
+        return DEFERRED;
+      }
+      recordHole(out, i);
+    }
+    out[i] = item;
+  }
+  return out;
+}
+
+/** Walks the rest of an array moved to a continuation row. */
+export function resumeArray(hole: Hole): unknown[] {
+  const value = hole.value as unknown[];
+  const out = hole.walked!;
+  cursor.rowSize += hole.walkedSize!;
+  for (let i = hole.resumeAt!; i < value.length; i++) {
+    const item = walk(value[i], value, i, hole.loc!);
     if (item === DEFERRED) recordHole(out, i);
     out[i] = item;
   }
@@ -216,7 +262,7 @@ function walkKeyedFragment(children: readonly unknown[], slotLoc: number): unkno
   const request = cursor.request;
   const elementLoc = wrap ? childLoc(request, slotLoc, 0) : slotLoc;
   const childrenLoc = childLoc(request, childLoc(request, elementLoc, "props"), "children");
-  const fragment = ["$", "$Sreact.fragment", encodeString(key), { children: inPlainContext(() => walkArrayItems(children, childrenLoc)) }];
+  const fragment = ["$", "$Sreact.fragment", encodeString(key), { children: inPlainContext(() => walkArrayItems(children, childrenLoc, false)) }];
   return wrap ? [fragment] : fragment;
 }
 

@@ -89,7 +89,8 @@ for (const line of lines) {
   test(line.name, async () => {
     const stock = await describe(line.stock, line.html);
     const contrail = await describe(line.contrail, line.html);
-    deepStrictEqual(contrail, stock);
+    // Descriptions are plain JSON; deep trees compare as text, differences show as a diff.
+    if (JSON.stringify(contrail) !== JSON.stringify(stock)) deepStrictEqual(contrail, stock);
   });
 }
 

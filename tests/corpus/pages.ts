@@ -3,6 +3,7 @@
 import { Suspense, createElement as h } from "react";
 import { scenarios } from "../../bench/scenarios.ts";
 import type { Case } from "./case.ts";
+import { Show } from "./server-references.ts";
 
 function deep(levels: number): unknown {
   let node: any = h("span", null, "bottom");
@@ -20,5 +21,23 @@ export const pageCases: Case[] = [
   { name: "page: nesting 500 deep", model: () => deep(500) },
   { name: "page: 10,000 siblings", model: () => h("ul", null, Array.from({ length: 10000 }, (_, i) => h("li", { key: i }, "item " + i))) },
   { name: "page: 10,000 text siblings", model: () => h("p", null, Array.from({ length: 10000 }, (_, i) => "t" + i)) },
+  {
+    name: "page: shared values across continuation rows",
+    model: () => {
+      const shared = { theme: "dark", sizes: [1, 2, 3] };
+      const badge = h("b", null, "shared badge");
+      const rows = Array.from({ length: 1500 }, (_, i) => h("li", { key: i }, "row " + i, h(Show, { value: i % 100 === 0 ? shared : i })));
+      const lists = Array.from({ length: 6 }, (_, i) => h("ul", { key: i, "data-list": i }, rows.slice(i * 250, (i + 1) * 250), badge));
+      return h("main", null, lists, h(Show, { value: shared }), badge, [badge, shared]);
+    },
+  },
+  {
+    name: "page: a list moved whole, then referred to",
+    model: () => {
+      const inner = { deep: "object" };
+      const items = Array.from({ length: 400 }, (_, i) => h("p", { key: i }, "p" + i, i === 399 ? h(Show, { value: inner }) : null));
+      return h("div", null, h("section", null, items), h(Show, { value: inner }), h(Show, { value: items }));
+    },
+  },
   { name: "page: abort with pending work", model: () => h("div", null, h("p", null, "shell"), h(Suspense, { fallback: "…" }, h(Slow))), options: { abortAfterMs: 5 } },
 ];
