@@ -22,7 +22,7 @@ import {
 } from "./react-symbols.ts";
 import { outlineError } from "./request.ts";
 import { suspendTask } from "./scheduler.ts";
-import { DEFERRED, NO_LOC, childLoc, cursor, referenceTo, walk, walkArray, walkPlainObject, walkRoot } from "./serialize.ts";
+import { DEFERRED, NO_LOC, childLoc, cursor, referenceTo, walk, walkArray, walkProperties, walkRoot } from "./serialize.ts";
 
 /** Size credited to a row per element, beyond its strings: brackets, "$", type and key. */
 const ELEMENT_OVERHEAD = 14;
@@ -203,11 +203,8 @@ function renderHostElement(type: unknown, key: string | null, props: any, slotLo
   return wrap ? [json] : json;
 }
 
+// Props objects are made fresh by createElement and jsx for every element, so
+// they are located (their children need a path) but never looked up as shared.
 function walkProps(props: any, elementLoc: number): unknown {
-  const request = cursor.request;
-  const seen = request.seen.get(props);
-  if (seen !== undefined) return referenceTo(request, seen);
-  const propsLoc = childLoc(request, elementLoc, "props");
-  if (propsLoc !== NO_LOC) request.seen.set(props, propsLoc);
-  return walkPlainObject(props, propsLoc);
+  return walkProperties(props, childLoc(cursor.request, elementLoc, "props"));
 }

@@ -266,12 +266,12 @@ function walkKeyedFragment(children: readonly unknown[], slotLoc: number): unkno
   return wrap ? [fragment] : fragment;
 }
 
-export function walkPlainObject(value: Record<string, unknown>, loc: number): Record<string, unknown> {
+function walkPlainObject(value: Record<string, unknown>, loc: number): Record<string, unknown> {
   if (cursor.keyPath !== null || cursor.implicitSlot) return inPlainContext(() => walkProperties(value, loc));
   return walkProperties(value, loc);
 }
 
-function walkProperties(value: Record<string, unknown>, loc: number): Record<string, unknown> {
+export function walkProperties(value: Record<string, unknown>, loc: number): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const key in value) {
     if (!hasOwnProperty.call(value, key)) continue;

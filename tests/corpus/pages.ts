@@ -28,7 +28,7 @@ export const pageCases: Case[] = [
       const badge = h("b", null, "shared badge");
       const rows = Array.from({ length: 1500 }, (_, i) => h("li", { key: i }, "row " + i, h(Show, { value: i % 100 === 0 ? shared : i })));
       const lists = Array.from({ length: 6 }, (_, i) => h("ul", { key: i, "data-list": i }, rows.slice(i * 250, (i + 1) * 250), badge));
-      return h("main", null, lists, h(Show, { value: shared }), badge, [badge, shared]);
+      return h("main", null, lists, h(Show, { value: shared }), badge, [badge, shared] as any);
     },
   },
   {
