@@ -24,8 +24,8 @@ export interface FlightRender {
 /** Starts rendering `model`; bytes wait until a sink is attached. */
 export function renderToSink(model: unknown, clientManifest: ClientManifest, options?: RenderOptions): FlightRender {
   const request = createRequest(clientManifest, options);
-  attachAbortSignal(request, options?.signal);
   startWork(request, model);
+  attachAbortSignal(request, options?.signal);
   return {
     pipe: (sink) => startFlowing(request, sink),
     abort: (reason) => abort(request, reason),

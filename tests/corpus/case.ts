@@ -3,7 +3,7 @@ export interface Case {
   name: string;
   /** Called once per renderer, so neither sees the other's promise bookkeeping. */
   model: () => unknown;
-  /** Render options; `abortAfterMs` aborts through `signal`. */
+  /** Render options; `abortAfterMs` aborts through `signal` (0: aborted before the render starts). */
   options?: { identifierPrefix?: string; abortAfterMs?: number };
   /** Also compare the HTML `react-dom/server` renders from the decoded tree (default true). */
   html?: boolean;

@@ -39,5 +39,6 @@ export const pageCases: Case[] = [
       return h("div", null, h("section", null, items), h(Show, { value: inner }), h(Show, { value: items }));
     },
   },
+  { name: "page: signal aborted before the render", model: () => h("div", null, h(Slow)), options: { abortAfterMs: 0 } },
   { name: "page: abort with pending work", model: () => h("div", null, h("p", null, "shell"), h(Suspense, { fallback: "…" }, h(Slow))), options: { abortAfterMs: 5 } },
 ];

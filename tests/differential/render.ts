@@ -28,7 +28,9 @@ async function render(renderer: typeof contrail.renderToReadableStream, testCase
       return digestOf(error);
     },
   };
-  if (abortAfterMs !== undefined) setTimeout(() => controller.abort(new Error("aborted by test")), abortAfterMs);
+  // 0: the signal is already aborted when the render starts.
+  if (abortAfterMs === 0) controller.abort(new Error("aborted by test"));
+  else if (abortAfterMs !== undefined) setTimeout(() => controller.abort(new Error("aborted by test")), abortAfterMs);
   const bytes = await readAll(renderer(testCase.model(), clientManifest, options));
   return { bytes: Buffer.from(bytes).toString("base64"), errors };
 }
