@@ -78,7 +78,7 @@ test("an already aborted signal renders nothing pending", async () => {
 test("a stream inside the model is cancelled when the client goes away", async () => {
   let cancelled: unknown;
   const source = new ReadableStream({
-    pull: () => wait(5),
+    pull: async () => void (await wait(5)),
     cancel: (reason) => void (cancelled = reason),
   });
   const stream = renderToReadableStream({ source }, {}, { onError: () => {} });
