@@ -19,6 +19,30 @@ export interface FlightRender {
   abort(reason?: unknown): void;
   /** The destination went away: stop writing and abort. */
   cancel(reason?: unknown): void;
+  /**
+   * Settles when the root row is ready: resolves if it rendered, rejects with
+   * a `ShellError` (carrying the digest) if it failed. Lets a server choose
+   * the status code before the first byte.
+   */
+  shellReady(): Promise<void>;
+}
+
+/** The root of the model failed before anything was sent. */
+export class ShellError extends Error {
+  digest: string;
+  constructor(digest: string) {
+    super("The root of the model failed to render" + (digest ? " (digest " + digest + ")" : ""));
+    this.name = "ShellError";
+    this.digest = digest;
+  }
+}
+
+function shellReady(request: Request): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const settle = () => (request.shell === null ? resolve() : reject(new ShellError(request.shell!)));
+    if (request.shell === undefined) request.onShell = settle;
+    else settle();
+  });
 }
 
 /** Starts rendering `model`; bytes wait until a sink is attached. */
@@ -30,6 +54,7 @@ export function renderToSink(model: unknown, clientManifest: ClientManifest, opt
     pipe: (sink) => startFlowing(request, sink),
     abort: (reason) => abort(request, reason),
     cancel: (reason) => stopFlowing(request, reason),
+    shellReady: () => shellReady(request),
   };
 }
 
@@ -43,13 +68,8 @@ function attachAbortSignal(request: Request, signal: AbortSignal | undefined): v
   signal.addEventListener("abort", onAbort, { signal: request.cacheController.signal });
 }
 
-/** Drop-in for react-server-dom-webpack/server's `renderToReadableStream`. */
-export function renderToReadableStream(
-  model: unknown,
-  clientManifest: ClientManifest,
-  options?: RenderOptions,
-): ReadableStream<Uint8Array> {
-  const render = renderToSink(model, clientManifest, options);
+/** A web byte stream that receives the render's chunks as they are flushed. */
+export function toReadableStream(render: FlightRender): ReadableStream<Uint8Array> {
   return new ReadableStream(
     {
       type: "bytes",
@@ -64,4 +84,13 @@ export function renderToReadableStream(
     },
     { highWaterMark: 0 },
   );
+}
+
+/** Drop-in for react-server-dom-webpack/server's `renderToReadableStream`. */
+export function renderToReadableStream(
+  model: unknown,
+  clientManifest: ClientManifest,
+  options?: RenderOptions,
+): ReadableStream<Uint8Array> {
+  return toReadableStream(renderToSink(model, clientManifest, options));
 }

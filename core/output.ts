@@ -22,14 +22,14 @@ export class RowQueue {
     return this.imports.length + this.hints.length + this.rows.length + this.errors.length === 0;
   }
 
-  /** Encodes every queued row into one chunk and hands it to `sink`. */
-  drainInto(sink: Sink): void {
+  /** Encodes every queued row into one chunk and hands it to `sink`; false if the sink is full. */
+  drainInto(sink: Sink): boolean {
     let length = writeParts(this.imports, 0);
     length = writeParts(this.hints, length);
     length = writeParts(this.rows, length);
     length = writeParts(this.errors, length);
     this.imports.length = this.hints.length = this.rows.length = this.errors.length = 0;
-    if (length > 0) sink.write(scratch.slice(0, length));
+    return length === 0 || sink.write(scratch.slice(0, length)) !== false;
   }
 }
 

@@ -59,6 +59,9 @@ export interface Request {
   flushScheduled: boolean;
   sink: Sink | null;
   fatalError: unknown;
+  /** The root row (the shell): undefined while pending, null once written, or the digest it failed with. */
+  shell: string | null | undefined;
+  onShell: (() => void) | null;
 }
 
 export const DEFAULT_ROW_BUDGET = 12800;
@@ -95,6 +98,8 @@ export function createRequest(manifest: ClientManifest, options: RenderOptions |
     flushScheduled: false,
     sink: null,
     fatalError: undefined,
+    shell: undefined,
+    onShell: null,
   };
 }
 
@@ -112,6 +117,13 @@ export function logError(request: Request, error: unknown): string {
 
 export function emitErrorRow(request: Request, id: number, digest: string): void {
   request.queue.errors.push(id.toString(16) + ":E" + JSON.stringify({ digest }) + "\n");
+}
+
+export function settleShell(request: Request, digest: string | null): void {
+  if (request.shell !== undefined) return;
+  request.shell = digest;
+  request.onShell?.();
+  request.onShell = null;
 }
 
 /** Logs `error` and writes it as a new error row; returns the row's id. */

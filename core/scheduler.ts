@@ -22,6 +22,7 @@ import {
   emitErrorRow,
   logError,
   outlineError,
+  settleShell,
   type Request,
   type Task,
 } from "./request.ts";
@@ -80,9 +81,13 @@ export function finishTask(request: Request, task: Task): void {
 /** The task failed with `error`: its row becomes an error row. */
 export function failTask(request: Request, task: Task, error: unknown): void {
   if (task.status !== TASK_PENDING) return;
-  emitErrorRow(request, task.id, logError(request, error));
+  const digest = logError(request, error);
+  emitErrorRow(request, task.id, digest);
   finishTask(request, task);
+  if (task.id === ROOT_ID) settleShell(request, digest);
 }
+
+const ROOT_ID = 0;
 
 function retryTask(request: Request, task: Task): void {
   if (task.status !== TASK_PENDING || request.status !== OPEN) return;
@@ -114,6 +119,7 @@ function retryTask(request: Request, task: Task): void {
     cursor.taskRoot = undefined;
     completeRow(request, task.id, json);
     finishTask(request, task);
+    if (task.id === ROOT_ID) settleShell(request, null);
   } catch (thrown) {
     const wakeable: any = thrown === SuspenseException ? takeSuspendedThenable() : thrown;
     if (typeof wakeable === "object" && wakeable !== null && typeof wakeable.then === "function") {
@@ -265,11 +271,14 @@ export function scheduleFlush(request: Request): void {
 function flush(request: Request): void {
   const sink = request.sink;
   if (sink === null || request.status === CLOSED) return;
+  let ready = true;
   if (!request.queue.isEmpty) {
-    request.queue.drainInto(sink);
+    ready = request.queue.drainInto(sink);
     sink.flush?.();
   }
-  if (request.pending === 0) {
+  if (request.pending > 0) {
+    if (!ready) request.sink = null;
+  } else {
     request.status = CLOSED;
     request.cacheController.abort(
       new Error("This render completed successfully. All cacheSignals are now aborted to allow clean up of any unused resources."),
@@ -293,6 +302,7 @@ function fatalError(request: Request, error: unknown): void {
   } catch {}
   request.fatalError = error;
   request.status = CLOSED;
+  settleShell(request, "");
   request.cacheController.abort(new Error("The render was aborted due to a fatal error.", { cause: error }));
   const sink = request.sink;
   releaseRequest(request);
@@ -340,7 +350,11 @@ export function abort(request: Request, reason: unknown): void {
       for (const stream of request.openStreams) stream.abort(error);
       request.openStreams.clear();
       if (request.openTasks.size > 0) {
-        const errorRef = JSON.stringify("$" + outlineError(request, error).toString(16));
+        const digest = logError(request, error);
+        const errorId = request.nextId++;
+        emitErrorRow(request, errorId, digest);
+        settleShell(request, digest);
+        const errorRef = JSON.stringify("$" + errorId.toString(16));
         for (const task of request.openTasks) {
           task.status = TASK_ABORTED;
           request.queue.errors.push(task.id.toString(16) + ":" + errorRef + "\n");

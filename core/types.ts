@@ -27,9 +27,11 @@ export interface RenderOptions {
 /**
  * Where the core writes its bytes. One `write` per flush, already coalesced;
  * `flush` (optional) tells a buffering destination that a batch is complete.
+ * `write` returning false applies backpressure: rows wait in the core until
+ * the sink is piped again.
  */
 export interface Sink {
-  write(chunk: Uint8Array): void;
+  write(chunk: Uint8Array): boolean | void;
   flush?(): void;
   close(): void;
   error(reason: unknown): void;

@@ -1,0 +1,48 @@
+// contrail/deno: a byte ReadableStream that pulls the core's chunks: nothing
+// is enqueued until Deno.serve asks, and a read waits on a promise only when
+// the render has nothing ready.
+import { renderToSink, type ClientManifest, type FlightRender, type RenderOptions } from "../../core/index.ts";
+import { createFetchHandler, type HandlerOptions } from "../../core/http.ts";
+
+export function toPullStream(render: FlightRender): ReadableStream<Uint8Array> {
+  const ready: Uint8Array[] = [];
+  let ended = false;
+  let failure: unknown;
+  let wake: (() => void) | null = null;
+  const notify = () => {
+    const resume = wake;
+    wake = null;
+    resume?.();
+  };
+  let piped = false;
+  const pull = (controller: ReadableByteStreamController): void | Promise<void> => {
+    if (!piped) {
+      piped = true;
+      render.pipe({
+        write: (chunk) => void (ready.push(chunk), notify()),
+        close: () => void ((ended = true), notify()),
+        error: (reason) => void ((failure = reason), (ended = true), notify()),
+      });
+    }
+    if (ready.length > 0) {
+      for (const chunk of ready) controller.enqueue(chunk as Uint8Array<ArrayBuffer>);
+      ready.length = 0;
+    } else if (ended) {
+      if (failure !== undefined) controller.error(failure);
+      else controller.close();
+    } else {
+      return new Promise<void>((resolve) => (wake = resolve)).then(() => pull(controller));
+    }
+  };
+  return new ReadableStream({ type: "bytes", pull, cancel: (reason) => render.cancel(reason) });
+}
+
+/** `renderToReadableStream`, pulled by the consumer. */
+export function renderToReadableStream(model: unknown, clientManifest: ClientManifest, options?: RenderOptions): ReadableStream<Uint8Array> {
+  return toPullStream(renderToSink(model, clientManifest, options));
+}
+
+/** A handler for `Deno.serve(handler)`. */
+export function createHandler(options: HandlerOptions): (request: Request) => Promise<Response> {
+  return createFetchHandler(options, toPullStream);
+}

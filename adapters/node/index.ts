@@ -1,0 +1,47 @@
+// contrail/node: Node streams. `renderToPipeableStream` mirrors React's:
+// `pipe(writable)` honours backpressure (a full writable pauses the flow
+// until 'drain') and a closed destination aborts the render.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Writable } from "node:stream";
+import { renderToSink, type ClientManifest, type RenderOptions } from "../../core/index.ts";
+import { FLIGHT_HEADERS, shellStatus, type HandlerOptions } from "../../core/http.ts";
+
+export interface PipeableStream {
+  pipe<T extends Writable>(destination: T): T;
+  abort(reason?: unknown): void;
+  /** Resolves with 200 once the root row rendered, 500 if it failed first. */
+  status(): Promise<number>;
+}
+
+export function renderToPipeableStream(model: unknown, clientManifest: ClientManifest, options?: RenderOptions): PipeableStream {
+  const render = renderToSink(model, clientManifest, options);
+  return {
+    pipe(destination) {
+      const sink = {
+        write: (chunk: Uint8Array) => destination.write(chunk),
+        close: () => void destination.end(),
+        error: (reason: unknown) => void destination.destroy(reason as Error),
+      };
+      destination.on("drain", () => render.pipe(sink));
+      destination.on("close", () => render.cancel(new Error("The destination closed before the render completed.")));
+      render.pipe(sink);
+      return destination;
+    },
+    abort: (reason) => render.abort(reason),
+    status: () => shellStatus(render),
+  };
+}
+
+/** A `node:http` request listener; a client that disconnects aborts its render. */
+export function createRequestListener(options: HandlerOptions<IncomingMessage>): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+  const { clientManifest, render, ...renderOptions } = options;
+  return async (req, res) => {
+    const disconnect = new AbortController();
+    res.on("close", () => {
+      if (!res.writableFinished) disconnect.abort(new Error("The client disconnected."));
+    });
+    const stream = renderToPipeableStream(await render(req), clientManifest, { ...renderOptions, signal: disconnect.signal });
+    res.writeHead(await stream.status(), FLIGHT_HEADERS);
+    stream.pipe(res);
+  };
+}

@@ -1,0 +1,114 @@
+// Runtime adapters on real servers on loopback: Bun.serve on Bun, Deno.serve
+// on Deno, node:http on Node, and Hono on all three. Responses are decoded by
+// React's own client and compared with React's own server; streaming and
+// disconnects are observed from the outside.
+import { ok, strictEqual, deepStrictEqual } from "node:assert/strict";
+import { spawn, type ChildProcess } from "node:child_process";
+import { createFromReadableStream } from "react-server-dom-webpack/client.edge";
+import { normalize } from "./differential/normalize.ts";
+import { run, test } from "./support/harness.ts";
+
+const runtime = (globalThis as any).Bun ? "bun" : (globalThis as any).Deno ? "deno" : "node";
+const manifest = { serverConsumerManifest: { moduleMap: null, serverModuleMap: null, moduleLoading: null } };
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function startServer(adapter: string): Promise<{ base: string; child: ChildProcess }> {
+  // Deno: opt in to request.signal aborting only on disconnects, not after every response.
+  const args = (globalThis as any).Deno ? ["run", "-A", "--unstable-no-legacy-abort", "--conditions=react-server"] : ["--conditions=react-server"];
+  const child = spawn(process.execPath, [...args, new URL("./servers/serve.ts", import.meta.url).pathname, adapter], {
+    env: { ...process.env, NODE_ENV: "production" },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  return new Promise((resolve, reject) => {
+    let output = "";
+    child.stdout!.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening (\d+)/.exec(output);
+      if (match) resolve({ base: "http://127.0.0.1:" + match[1], child });
+    });
+    child.on("exit", (code) => reject(new Error(`${adapter} server exited with ${code}`)));
+  });
+}
+
+async function decoded(response: Response): Promise<unknown> {
+  return normalize(await createFromReadableStream(response.body, manifest), new Map());
+}
+
+const servers: Record<string, { base: string; child: ChildProcess }> = {};
+for (const adapter of [runtime, "hono"]) {
+  const label = adapter === "hono" ? `hono on ${runtime}` : `${adapter} adapter`;
+
+  test(`${label}: starts on loopback`, async () => {
+    servers[adapter] = await startServer(adapter);
+  });
+
+  test(`${label}: scenario A decodes as React's own server's`, async () => {
+    const { base } = servers[adapter];
+    const response = await fetch(base + "/a");
+    strictEqual(response.status, 200);
+    strictEqual(response.headers.get("content-type"), "text/x-component; charset=utf-8");
+    ok(response.headers.get("vary")?.includes("Accept"));
+    deepStrictEqual(await decoded(response), await decoded(await fetch(base + "/stock/a")));
+  });
+
+  test(`${label}: an async Suspense page decodes as React's own server's`, async () => {
+    const { base } = servers[adapter];
+    deepStrictEqual(await decoded(await fetch(base + "/suspense?delay=20")), await decoded(await fetch(base + "/stock/suspense?delay=20")));
+  });
+
+  test(`${label}: the shell arrives before a slow boundary resolves`, async () => {
+    const { base } = servers[adapter];
+    const started = performance.now();
+    const reader = (await fetch(base + "/suspense?delay=400")).body!.getReader();
+    const first = new TextDecoder().decode((await reader.read()).value);
+    const elapsed = performance.now() - started;
+    ok(first.includes("shell") && !first.includes("late content"), "the first chunk is the shell alone");
+    ok(elapsed < 300, `the shell took ${elapsed.toFixed(0)} ms`);
+    let rest = "";
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      rest += new TextDecoder().decode(value);
+    }
+    ok(rest.includes("late content"), "the boundary streamed in later");
+  });
+
+  test(`${label}: a client that disconnects stops the render`, async () => {
+    const { base } = servers[adapter];
+    const before = await (await fetch(base + "/calls")).json();
+    const controller = new AbortController();
+    const reader = (await fetch(base + "/slow", { signal: controller.signal })).body!.getReader();
+    await reader.read();
+    await wait(30);
+    controller.abort();
+    await reader.cancel().catch(() => {});
+    await wait(80);
+    const settled = await (await fetch(base + "/calls")).json();
+    await wait(80);
+    const after = await (await fetch(base + "/calls")).json();
+    strictEqual(after.calls, settled.calls, "components kept running after the disconnect");
+    ok(after.calls - before.calls < 150, `${after.calls - before.calls} of 201 components ran`);
+    strictEqual(after.unhandled, 0, "an unhandled rejection on the server");
+  });
+
+  test(`${label}: a failing root is a 500 whose body carries the digest`, async () => {
+    const { base } = servers[adapter];
+    const response = await fetch(base + "/root-error");
+    strictEqual(response.status, 500);
+    let error: any = null;
+    try {
+      await createFromReadableStream(response.body, manifest);
+    } catch (reason) {
+      error = reason;
+    }
+    strictEqual(error?.digest, "digest:root failure");
+  });
+
+  test(`${label}: the server keeps answering`, async () => {
+    const { base, child } = servers[adapter];
+    strictEqual((await fetch(base + "/a")).status, 200);
+    child.kill();
+  });
+}
+
+await run("adapters");

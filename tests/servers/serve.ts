@@ -1,0 +1,108 @@
+// A test server on loopback (react-server condition), on one adapter:
+//   serve.ts bun|deno|node|hono
+// Flight routes go through the adapter under test; /stock/* renders the same
+// models with React's own server for comparison; /calls reports what ran.
+// Prints "listening <port>" when ready.
+import * as stock from "react-server-dom-webpack/server.edge";
+import { createElement as h, Suspense } from "react";
+import { scenarios } from "../../bench/scenarios.ts";
+
+const adapter = process.argv[2];
+const clientManifest = {};
+const counters = { calls: 0, unhandled: 0 };
+process.on("unhandledRejection", () => void counters.unhandled++);
+
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function Late({ delay }: { delay: number }) {
+  await wait(delay);
+  return h("p", { id: "late" }, "late content");
+}
+
+async function Step({ n }: { n: number }): Promise<any> {
+  counters.calls++;
+  await wait(5);
+  return n === 0 ? h("b", null, "end") : h("div", null, n, h(Step, { n: n - 1 }));
+}
+
+function RootError(): never {
+  throw new Error("root failure");
+}
+
+/** The model for a path, or undefined. */
+export function modelFor(url: URL): unknown {
+  switch (url.pathname.replace(/^\/stock/, "")) {
+    case "/a":
+      return scenarios[0].model();
+    case "/suspense":
+      return h("main", null, h("h1", null, "shell"), h(Suspense, { fallback: h("p", null, "loading") }, h(Late, { delay: Number(url.searchParams.get("delay") ?? 50) })));
+    case "/slow":
+      return h("main", null, h("p", null, "shell"), h(Suspense, { fallback: "…" }, h(Step, { n: 200 })));
+    case "/root-error":
+      return h(RootError);
+  }
+  return undefined;
+}
+
+const onError = (error: unknown) => "digest:" + (error instanceof Error ? error.message : String(error));
+
+/** Routes every runtime's server shares: React's own renders and the counters. */
+function sharedRoute(url: URL): Response | undefined {
+  if (url.pathname === "/calls") return Response.json(counters);
+  if (url.pathname.startsWith("/stock/")) {
+    return new Response(stock.renderToReadableStream(modelFor(url), clientManifest, { onError }), { headers: { "content-type": "text/x-component" } });
+  }
+  return undefined;
+}
+
+// React's Flight server must take the async dispatcher first (see README).
+await new Response(stock.renderToReadableStream(h("p", null, "warm up"), clientManifest)).arrayBuffer();
+
+const options = { clientManifest, onError, render: (request: { url?: string }) => modelFor(new URL(request.url!, "http://localhost")) };
+const announce = (port: number) => console.log("listening " + port);
+
+async function fetchServer(handler: (request: Request) => Response | Promise<Response>): Promise<void> {
+  const fetch = (request: Request) => sharedRoute(new URL(request.url)) ?? handler(request);
+  if (typeof (globalThis as any).Bun !== "undefined") {
+    const server = (globalThis as any).Bun.serve({ port: 0, hostname: "127.0.0.1", fetch });
+    announce(server.port);
+  } else if (typeof (globalThis as any).Deno !== "undefined") {
+    (globalThis as any).Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: ({ port }: { port: number }) => announce(port) }, fetch);
+  } else {
+    const { serve } = await import("@hono/node-server");
+    serve({ fetch, port: 0, hostname: "127.0.0.1" }, (info) => announce(info.port));
+  }
+}
+
+switch (adapter) {
+  case "bun":
+    await fetchServer((await import("../../adapters/bun/index.ts")).createHandler(options));
+    break;
+  case "deno":
+    await fetchServer((await import("../../adapters/deno/index.ts")).createHandler(options));
+    break;
+  case "hono": {
+    const { Hono } = await import("hono");
+    const { rsc } = await import("../../adapters/hono/index.ts");
+    const app = new Hono();
+    app.use(rsc({ clientManifest, onError }));
+    app.get("*", (c) => c.rsc(modelFor(new URL(c.req.url))));
+    await fetchServer((request) => app.fetch(request));
+    break;
+  }
+  case "node": {
+    const { createServer } = await import("node:http");
+    const { createRequestListener } = await import("../../adapters/node/index.ts");
+    const listener = createRequestListener(options);
+    const server = createServer(async (req, res) => {
+      const shared = sharedRoute(new URL(req.url!, "http://localhost"));
+      if (!shared) return listener(req, res);
+      res.writeHead(shared.status, Object.fromEntries(shared.headers));
+      res.end(Buffer.from(await shared.arrayBuffer()));
+    });
+    server.listen(0, "127.0.0.1", () => announce((server.address() as any).port));
+    break;
+  }
+  default:
+    throw new Error("unknown adapter " + adapter);
+}
