@@ -8,13 +8,16 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { writePatchedServer } from "./patched.ts";
 import { renderChart } from "./chart.ts";
+import { runHttpBench } from "./http.ts";
+import { writePatchedServer } from "./patched.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const quick = process.argv.includes("--quick");
 const SCENARIOS = quick ? ["A", "C", "E"] : ["A", "B", "C", "D", "E", "F", "F-async"];
 const PROCESSES = quick ? 1 : 3;
+const STREAM_SCENARIOS = quick ? ["A"] : ["B", "F-async"];
+const HTTP_SECONDS = quick ? 2 : 10;
 const IMPLS = ["stock", "patched", "contrail"];
 const bin = (name: string) => join(root, "node_modules", ".bin", name);
 const RUNTIMES: Record<string, (conditions: string[]) => string[]> = {
@@ -65,8 +68,12 @@ for (const runtime of Object.keys(RUNTIMES)) {
     }
     measurements.push(...runCell(runtime, false, "cell-client.ts", [payloadDir, IMPLS.join(","), SCENARIOS.join(",")]));
     console.error(`  ${runtime} round ${round + 1}: decode done`);
+    measurements.push(...runCell(runtime, true, "cell-stream.ts", [payloadDir, STREAM_SCENARIOS.join(",")]));
+    console.error(`  ${runtime} round ${round + 1}: stream done`);
   }
 }
+
+const http = await runHttpBench(root, RUNTIMES, HTTP_SECONDS);
 
 // Cells: median of the per-process medians, with the spread between processes.
 interface Cell {
@@ -149,9 +156,33 @@ for (const scenario of SCENARIOS) {
   lines.push(``, `Payload: ${sizes.join(" · ")}`, ``);
 }
 
+lines.push(`## Stream path`, ``, `The same bytes carried as each producer emits them: React's 4 KB chunks, contrail's one chunk per flush. MB/s (higher is better).`, ``);
+lines.push(`| runtime | scenario | path | chunks | MB/s | × native web stream |`, `|---|---|---|---:|---:|---:|`);
+for (const runtime of Object.keys(RUNTIMES)) {
+  for (const scenario of STREAM_SCENARIOS) {
+    const paths = cells.filter((c) => c.runtime === runtime && c.scenario === scenario && c.stage === "stream");
+    const native = paths.find((c) => c.impl.startsWith("native"));
+    for (const path of paths) {
+      const rate = path.bytes! / path.ms / 1000;
+      const versus = native ? (native.ms / path.ms).toFixed(2) + "x" : "–";
+      lines.push(`| ${runtime} | ${scenario} | ${path.impl} | ${path.rows} | ${rate.toFixed(0)} | ${versus} |`);
+    }
+  }
+}
+lines.push(``, `## HTTP (autocannon, ${HTTP_SECONDS} s per cell, scenario A)`, ``);
+lines.push(`| runtime | server | connections | stock req/s | contrail req/s | × | stock p99 ms | contrail p99 ms | errors |`, `|---|---|---:|---:|---:|---:|---:|---:|---:|`);
+for (const result of http.filter((r) => r.impl === "contrail")) {
+  const stockResult = http.find((r) => r.runtime === result.runtime && r.server === result.server && r.connections === result.connections && r.impl === "stock")!;
+  lines.push(
+    `| ${result.runtime} | ${result.server} | ${result.connections} | ${stockResult.requestsPerSecond.toFixed(0)} | ${result.requestsPerSecond.toFixed(0)} | ` +
+      `${(result.requestsPerSecond / stockResult.requestsPerSecond).toFixed(2)}x | ${stockResult.p99} | ${result.p99} | ${result.errors + stockResult.errors} |`,
+  );
+}
+lines.push(``);
+
 const outDir = join(root, "bench", "results");
 mkdirSync(outDir, { recursive: true });
-writeFileSync(join(outDir, "latest.json"), JSON.stringify({ date: new Date().toISOString(), quick, processes: PROCESSES, cells, ratios }, null, 2));
+writeFileSync(join(outDir, "latest.json"), JSON.stringify({ date: new Date().toISOString(), quick, processes: PROCESSES, cells, ratios, http }, null, 2));
 writeFileSync(join(outDir, "latest.md"), lines.join("\n") + "\n");
 writeFileSync(join(outDir, "latest.svg"), renderChart(ratios.filter((r) => r.stage === "flight"), Object.keys(RUNTIMES), SCENARIOS));
 console.log(lines.join("\n"));

@@ -2,3 +2,4 @@
 declare module "react-server-dom-webpack/server.edge";
 declare module "react-server-dom-webpack/client.edge";
 declare module "react-server-dom-webpack/client.browser";
+declare module "autocannon";

@@ -3,7 +3,7 @@
 // until 'drain') and a closed destination aborts the render.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Writable } from "node:stream";
-import { renderToSink, type ClientManifest, type RenderOptions } from "../../core/index.ts";
+import { renderToSink, type ClientManifest, type FlightRender, type RenderOptions } from "../../core/index.ts";
 import { FLIGHT_HEADERS, shellStatus, type HandlerOptions } from "../../core/http.ts";
 
 export interface PipeableStream {
@@ -13,20 +13,23 @@ export interface PipeableStream {
   status(): Promise<number>;
 }
 
+/** Writes a render into a Node writable, pausing while it is full. */
+export function pipeToWritable<T extends Writable>(render: FlightRender, destination: T): T {
+  const sink = {
+    write: (chunk: Uint8Array) => destination.write(chunk),
+    close: () => void destination.end(),
+    error: (reason: unknown) => void destination.destroy(reason as Error),
+  };
+  destination.on("drain", () => render.pipe(sink));
+  destination.on("close", () => render.cancel(new Error("The destination closed before the render completed.")));
+  render.pipe(sink);
+  return destination;
+}
+
 export function renderToPipeableStream(model: unknown, clientManifest: ClientManifest, options?: RenderOptions): PipeableStream {
   const render = renderToSink(model, clientManifest, options);
   return {
-    pipe(destination) {
-      const sink = {
-        write: (chunk: Uint8Array) => destination.write(chunk),
-        close: () => void destination.end(),
-        error: (reason: unknown) => void destination.destroy(reason as Error),
-      };
-      destination.on("drain", () => render.pipe(sink));
-      destination.on("close", () => render.cancel(new Error("The destination closed before the render completed.")));
-      render.pipe(sink);
-      return destination;
-    },
+    pipe: (destination) => pipeToWritable(render, destination),
     abort: (reason) => render.abort(reason),
     status: () => shellStatus(render),
   };

@@ -94,11 +94,12 @@ switch (adapter) {
     const { createServer } = await import("node:http");
     const { createRequestListener } = await import("../../adapters/node/index.ts");
     const listener = createRequestListener(options);
-    const server = createServer(async (req, res) => {
+    const { Readable } = await import("node:stream");
+    const server = createServer((req, res) => {
       const shared = sharedRoute(new URL(req.url!, "http://localhost"));
-      if (!shared) return listener(req, res);
+      if (!shared) return void listener(req, res);
       res.writeHead(shared.status, Object.fromEntries(shared.headers));
-      res.end(Buffer.from(await shared.arrayBuffer()));
+      Readable.fromWeb(shared.body as any).pipe(res);
     });
     server.listen(0, "127.0.0.1", () => announce((server.address() as any).port));
     break;
