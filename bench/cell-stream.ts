@@ -87,7 +87,7 @@ if (runtime === "node") {
     });
 } else if (runtime === "bun") {
   const { toDirectStream } = await import("../adapters/bun/index.ts");
-  paths["contrail bun adapter (direct stream)"] = async (_, ours) => (await new Response(toDirectStream(completedRender(ours))).arrayBuffer()).byteLength;
+  paths["contrail bun adapter (direct stream)"] = (_, ours) => drain(toDirectStream(completedRender(ours)));
 } else {
   const { toPullStream } = await import("../adapters/deno/index.ts");
   paths["contrail deno adapter (pull stream)"] = (_, ours) => drain(toPullStream(completedRender(ours)));
