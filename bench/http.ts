@@ -1,9 +1,9 @@
 // HTTP load: autocannon against each runtime's server (its native adapter,
 // and Hono) on loopback, scenario A rendered by contrail and by stock
 // renderToReadableStream on the same server. Requests/s and p99 latency.
-import { spawn } from "node:child_process";
 import { join } from "node:path";
 import autocannon from "autocannon";
+import { startServerProcess } from "../tests/support/server-process.ts";
 
 export interface HttpResult {
   runtime: string;
@@ -15,21 +15,6 @@ export interface HttpResult {
   errors: number;
 }
 
-async function startServer(command: string[], root: string): Promise<{ port: string; stop: () => void }> {
-  const [program, ...args] = command;
-  const child = spawn(program, args, { cwd: root, env: { ...process.env, NODE_ENV: "production" }, stdio: ["ignore", "pipe", "inherit"] });
-  const port = await new Promise<string>((resolve, reject) => {
-    let output = "";
-    child.stdout!.on("data", (chunk: Buffer) => {
-      output += chunk;
-      const match = /listening (\d+)/.exec(output);
-      if (match) resolve(match[1]);
-    });
-    child.on("exit", (code) => reject(new Error("server exited with " + code)));
-  });
-  return { port, stop: () => child.kill() };
-}
-
 export async function runHttpBench(
   root: string,
   runtimes: Record<string, (conditions: string[]) => string[]>,
@@ -39,11 +24,11 @@ export async function runHttpBench(
   for (const [runtime, command] of Object.entries(runtimes)) {
     for (const server of [runtime, "hono"]) {
       const flags = runtime === "deno" ? ["--conditions=react-server", "--unstable-no-legacy-abort"] : ["--conditions=react-server"];
-      const { port, stop } = await startServer([...command(flags), join(root, "tests", "servers", "serve.ts"), server], root);
+      const { base, stop } = await startServerProcess([...command(flags), join(root, "tests", "servers", "serve.ts"), server], root);
       try {
         for (const [impl, path] of [["contrail", "/a"], ["stock", "/stock/a"]]) {
           for (const connections of [10, 64]) {
-            const result = await autocannon({ url: `http://127.0.0.1:${port}${path}`, connections, duration: seconds });
+            const result = await autocannon({ url: base + path, connections, duration: seconds });
             results.push({
               runtime,
               server: server === "hono" ? "hono" : runtime + " native",

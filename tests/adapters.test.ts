@@ -3,43 +3,25 @@
 // React's own client and compared with React's own server; streaming and
 // disconnects are observed from the outside.
 import { ok, strictEqual, deepStrictEqual } from "node:assert/strict";
-import { spawn, type ChildProcess } from "node:child_process";
 import { createFromReadableStream } from "react-server-dom-webpack/client.edge";
 import { normalize } from "./differential/normalize.ts";
 import { run, test } from "./support/harness.ts";
+import { serverCommand, startServerProcess, type ServerProcess } from "./support/server-process.ts";
 
 const runtime = (globalThis as any).Bun ? "bun" : (globalThis as any).Deno ? "deno" : "node";
 const manifest = { serverConsumerManifest: { moduleMap: null, serverModuleMap: null, moduleLoading: null } };
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function startServer(adapter: string): Promise<{ base: string; child: ChildProcess }> {
-  // Deno: opt in to request.signal aborting only on disconnects, not after every response.
-  const args = (globalThis as any).Deno ? ["run", "-A", "--unstable-no-legacy-abort", "--conditions=react-server"] : ["--conditions=react-server"];
-  const child = spawn(process.execPath, [...args, new URL("./servers/serve.ts", import.meta.url).pathname, adapter], {
-    env: { ...process.env, NODE_ENV: "production" },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  return new Promise((resolve, reject) => {
-    let output = "";
-    child.stdout!.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening (\d+)/.exec(output);
-      if (match) resolve({ base: "http://127.0.0.1:" + match[1], child });
-    });
-    child.on("exit", (code) => reject(new Error(`${adapter} server exited with ${code}`)));
-  });
-}
-
 async function decoded(response: Response): Promise<unknown> {
   return normalize(await createFromReadableStream(response.body, manifest), new Map());
 }
 
-const servers: Record<string, { base: string; child: ChildProcess }> = {};
+const servers: Record<string, ServerProcess> = {};
 for (const adapter of [runtime, "hono"]) {
   const label = adapter === "hono" ? `hono on ${runtime}` : `${adapter} adapter`;
 
   test(`${label}: starts on loopback`, async () => {
-    servers[adapter] = await startServer(adapter);
+    servers[adapter] = await startServerProcess(serverCommand(new URL("./servers/serve.ts", import.meta.url).pathname, adapter));
   });
 
   test(`${label}: scenario A decodes as React's own server's`, async () => {
@@ -105,9 +87,9 @@ for (const adapter of [runtime, "hono"]) {
   });
 
   test(`${label}: the server keeps answering`, async () => {
-    const { base, child } = servers[adapter];
+    const { base, stop } = servers[adapter];
     strictEqual((await fetch(base + "/a")).status, 200);
-    child.kill();
+    stop();
   });
 }
 

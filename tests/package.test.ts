@@ -2,12 +2,13 @@
 // same export names), installed into a temporary project, serving a page
 // through the Hono adapter on this runtime.
 import { ok, strictEqual } from "node:assert/strict";
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createFromReadableStream } from "react-server-dom-webpack/client.edge";
 import { run, test } from "./support/harness.ts";
+import { serverCommand, startServerProcess } from "./support/server-process.ts";
 
 const root = new URL("..", import.meta.url).pathname;
 const project = mkdtempSync(join(tmpdir(), "contrail-user-"));
@@ -56,19 +57,9 @@ test("the tarball installs into a fresh project", () => {
 });
 
 test("the installed package serves a page through Hono on this runtime", async () => {
-  const args = (globalThis as any).Deno ? ["run", "-A", "--unstable-no-legacy-abort", "--conditions=react-server", "server.js"] : ["--conditions=react-server", "server.js"];
-  const child = spawn(process.execPath, args, { cwd: project, env: { ...process.env, NODE_ENV: "production" }, stdio: ["ignore", "pipe", "inherit"] });
+  const server = await startServerProcess(serverCommand("server.js"), project);
   try {
-    const port = await new Promise<string>((resolve, reject) => {
-      let output = "";
-      child.stdout!.on("data", (chunk: Buffer) => {
-        output += chunk;
-        const match = /listening (\d+)/.exec(output);
-        if (match) resolve(match[1]);
-      });
-      child.on("exit", (code) => reject(new Error("server exited with " + code)));
-    });
-    const response = await fetch(`http://127.0.0.1:${port}/`);
+    const response = await fetch(server.base + "/");
     strictEqual(response.status, 200);
     strictEqual(response.headers.get("content-type"), "text/x-component; charset=utf-8");
     const manifest = { serverConsumerManifest: { moduleMap: null, serverModuleMap: null, moduleLoading: null } };
@@ -77,7 +68,7 @@ test("the installed package serves a page through Hono on this runtime", async (
     const greeting = await (boundary.props.children._payload as Promise<any>);
     strictEqual(greeting.props.children, "hello from an installed contrail");
   } finally {
-    child.kill();
+    server.stop();
   }
 });
 

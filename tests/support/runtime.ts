@@ -1,15 +1,12 @@
 // Runs a script in a child process of the same runtime, under the
 // react-server condition (the server graph), and returns its stdout.
 import { spawn } from "node:child_process";
-
-function conditionArgs(script: string): string[] {
-  if ((globalThis as any).Deno) return ["run", "-A", "--conditions=react-server", script];
-  return ["--conditions=react-server", script];
-}
+import { serverCommand } from "./server-process.ts";
 
 export function runServerScript(script: string, env: Record<string, string> = {}): Promise<string> {
+  const [program, ...args] = serverCommand(script);
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, conditionArgs(script), {
+    const child = spawn(program, args, {
       env: { ...process.env, NODE_ENV: "production", ...env },
       stdio: ["ignore", "pipe", "inherit"],
     });
