@@ -63,7 +63,6 @@ export const cursor = {
 };
 
 const ObjectPrototype = Object.prototype;
-const hasOwnProperty = ObjectPrototype.hasOwnProperty;
 const isArray = Array.isArray;
 const getPrototypeOf = Object.getPrototypeOf;
 const ASYNC_ITERATOR = Symbol.asyncIterator;
@@ -273,8 +272,9 @@ function walkPlainObject(value: Record<string, unknown>, loc: number): Record<st
 
 export function walkProperties(value: Record<string, unknown>, loc: number): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const key in value) {
-    if (!hasOwnProperty.call(value, key)) continue;
+  const keys = Object.keys(value);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
     cursor.rowSize += key.length + 4;
     const item = walk(value[key], value, key, loc);
     if (item === DEFERRED) recordHole(out, key);
