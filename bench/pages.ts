@@ -27,10 +27,15 @@ function Section({ index }: { index: number }) {
   return h("section", null, h("h2", null, "Section " + (index + 1)), paragraphs);
 }
 
-export function Page({ sections }: { sections: number }) {
+/** The sections of the "defer-task" page, in a <main>. */
+export function Sections({ sections }: { sections: number }) {
   const children = [];
   for (let i = 0; i < sections; i++) children.push(h(Section, { key: i, index: i }));
-  return h("html", null, h("body", null, h("main", null, children)));
+  return h("main", null, children);
+}
+
+export function Page({ sections }: { sections: number }) {
+  return h("html", null, h("body", null, h(Sections, { sections })));
 }
 
 export interface Product {

@@ -1,15 +1,11 @@
 // What every runtime's server adapter shares: the response headers, the
 // status decided by the shell, and the request's abort reaching the render.
+import { FLIGHT_HEADERS } from "./headers.ts";
 import { ShellError, renderToSink, type FlightRender } from "./index.ts";
 import type { ClientManifest, RenderOptions } from "./types.ts";
 
-export const FLIGHT_CONTENT_TYPE = "text/x-component; charset=utf-8";
+export { FLIGHT_HEADERS } from "./headers.ts";
 
-/** A Flight response differs by what the client asked for: Flight or HTML. */
-export const FLIGHT_HEADERS: Record<string, string> = {
-  "content-type": FLIGHT_CONTENT_TYPE,
-  vary: "Accept, RSC",
-};
 
 export interface HandlerOptions<Req = Request> extends Omit<RenderOptions, "signal"> {
   clientManifest: ClientManifest;

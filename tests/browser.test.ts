@@ -1,0 +1,70 @@
+// The demo in a real browser: headless Chromium (Debian's, driven by
+// playwright-core) loads the page from this runtime's server; it hydrates
+// without errors, the client counter counts, and the Suspense feed streams in.
+import { ok, strictEqual } from "node:assert/strict";
+import { chromium, type Browser } from "playwright-core";
+import { run, test } from "./support/harness.ts";
+import { startServerProcess, type ServerProcess } from "./support/server-process.ts";
+
+const CHROMIUM_FLAGS = [
+  "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+];
+
+let server: ServerProcess;
+let browser: Browser;
+
+test("the demo starts on this runtime", async () => {
+  const runtime = (globalThis as any).Deno ? ["run", "-A", "--unstable-no-legacy-abort"] : [];
+  process.env.PORT = "0";
+  server = await startServerProcess([process.execPath, ...runtime, new URL("../examples/serve.ts", import.meta.url).pathname]);
+  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_FLAGS });
+});
+
+test("the shell streams first, the Suspense feed after it", async () => {
+  const html = await (await fetch(server.base + "/")).text();
+  ok(html.indexOf("Loading the feed") < html.indexOf("Rendered by contrail"), "the fallback comes before the feed");
+  ok(html.endsWith("</body></html>"), "</body></html> stays last");
+  ok(html.includes("__FLIGHT_DATA"), "the payload is inlined");
+});
+
+test("the page hydrates without errors, the counter counts, the feed arrives", async () => {
+  const page = await browser.newPage();
+  const problems: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error" || message.type() === "warning") problems.push(message.text());
+  });
+  page.on("pageerror", (error) => problems.push(error.message));
+  await page.goto(server.base + "/");
+  await page.waitForSelector("#feed li");
+  await page.waitForFunction(() => (globalThis as any).__FLIGHT_DATA !== undefined);
+  // Clicks count only once React has hydrated the button.
+  await page.waitForFunction(async () => {
+    const button = document.querySelector("#counter") as HTMLButtonElement;
+    button.click();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    return button.textContent !== "Clicked 0 times";
+  });
+  const before = Number((await page.textContent("#counter"))!.match(/\d+/)![0]);
+  await page.click("#counter");
+  await page.waitForFunction((count) => document.querySelector("#counter")!.textContent === `Clicked ${count} times`, before + 1);
+  strictEqual(await page.locator("#feed li").count(), 4);
+  strictEqual(problems.length, 0, problems.join("\n"));
+  await page.close();
+});
+
+test("scenario A and the benchmark page render", async () => {
+  const page = await browser.newPage();
+  await page.goto(server.base + "/page-a");
+  strictEqual(await page.locator("main section").count(), 20);
+  await page.goto(server.base + "/bench");
+  ok((await page.textContent("h1")) === "Benchmarks");
+  await page.close();
+});
+
+test("cleanup", async () => {
+  await browser?.close();
+  server?.stop();
+});
+
+await run("browser");
