@@ -17,7 +17,7 @@ export function setHintListener(listener: (request: Request) => void): void {
 }
 
 function emitHint(request: Request, code: string, model: unknown): void {
-  request.queue.hints.push(":H" + code + JSON.stringify(model) + "\n");
+  request.queue.hint(code, model);
   onHint(request);
 }
 

@@ -10,6 +10,21 @@ let scratch = new Uint8Array(64 * 1024);
 /** A row part: JSON text, or the raw bytes of a binary row's body. */
 export type RowPart = string | Uint8Array;
 
+/**
+ * Sees every row as a value before it is text: the HTML path builds the
+ * tree it renders from these, so nothing is parsed back.
+ */
+export interface RowListener {
+  model(id: number, json: unknown): void;
+  import(id: number, metadata: unknown[]): void;
+  text(id: number, text: string): void;
+  binary(id: number, tag: string, bytes: Uint8Array): void;
+  error(id: number, digest: string): void;
+  streamOpen(id: number, tag: string): void;
+  streamClose(id: number, returned: string | null): void;
+}
+
+/** Completed rows, written through one method per kind of row. */
 export class RowQueue {
   // React's order: module imports first so the client can start loading
   // code, then hints, then the model, then errors that the model references.
@@ -17,6 +32,54 @@ export class RowQueue {
   hints: string[] = [];
   rows: RowPart[] = [];
   errors: string[] = [];
+  listener: RowListener | null = null;
+
+  model(id: number, json: unknown): void {
+    this.rows.push(id.toString(16) + ":" + JSON.stringify(json) + "\n");
+    this.listener?.model(id, json);
+  }
+
+  /** A pending row settled by pointing at another row (an abort's shared error). */
+  reference(id: number, reference: string): void {
+    this.errors.push(id.toString(16) + ":" + JSON.stringify(reference) + "\n");
+    this.listener?.model(id, reference);
+  }
+
+  import(id: number, metadata: unknown[]): void {
+    this.imports.push(id.toString(16) + ":I" + JSON.stringify(metadata) + "\n");
+    this.listener?.import(id, metadata);
+  }
+
+  hint(code: string, model: unknown): void {
+    this.hints.push(":H" + code + JSON.stringify(model) + "\n");
+  }
+
+  text(id: number, text: string): void {
+    const bytes = encoder.encode(text);
+    this.rows.push(id.toString(16) + ":T" + bytes.byteLength.toString(16) + ",", bytes);
+    this.listener?.text(id, text);
+  }
+
+  binary(id: number, tag: string, bytes: Uint8Array): void {
+    this.rows.push(id.toString(16) + ":" + tag + bytes.byteLength.toString(16) + ",", bytes);
+    this.listener?.binary(id, tag, bytes);
+  }
+
+  error(id: number, digest: string): void {
+    this.errors.push(id.toString(16) + ":E" + JSON.stringify({ digest }) + "\n");
+    this.listener?.error(id, digest);
+  }
+
+  streamOpen(id: number, tag: string): void {
+    this.rows.push(id.toString(16) + ":" + tag + "\n");
+    this.listener?.streamOpen(id, tag);
+  }
+
+  /** "C", with a reference to the iterator's return value if there is one. */
+  streamClose(id: number, returned: string | null): void {
+    this.rows.push(id.toString(16) + ":C" + (returned === null ? "" : JSON.stringify(returned)) + "\n");
+    this.listener?.streamClose(id, returned);
+  }
 
   get isEmpty(): boolean {
     return this.imports.length + this.hints.length + this.rows.length + this.errors.length === 0;
@@ -62,8 +125,4 @@ function writeParts(parts: RowPart[], offset: number): number {
     }
   }
   return text === "" ? offset : writeText(text, offset);
-}
-
-export function encodeText(text: string): Uint8Array {
-  return encoder.encode(text);
 }

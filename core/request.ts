@@ -116,7 +116,7 @@ export function logError(request: Request, error: unknown): string {
 }
 
 export function emitErrorRow(request: Request, id: number, digest: string): void {
-  request.queue.errors.push(id.toString(16) + ":E" + JSON.stringify({ digest }) + "\n");
+  request.queue.error(id, digest);
 }
 
 export function settleShell(request: Request, digest: string | null): void {

@@ -143,7 +143,7 @@ function retryTask(request: Request, task: Task): void {
 // ---- rows ------------------------------------------------------------------------
 
 function emitRow(request: Request, id: number, json: unknown): void {
-  request.queue.rows.push(id.toString(16) + ":" + JSON.stringify(json) + "\n");
+  request.queue.model(id, json);
 }
 
 /** Writes row `id` and the continuation rows its deferred elements fill. */
@@ -354,10 +354,10 @@ export function abort(request: Request, reason: unknown): void {
         const errorId = request.nextId++;
         emitErrorRow(request, errorId, digest);
         settleShell(request, digest);
-        const errorRef = JSON.stringify("$" + errorId.toString(16));
+        const errorRef = "$" + errorId.toString(16);
         for (const task of request.openTasks) {
           task.status = TASK_ABORTED;
-          request.queue.errors.push(task.id.toString(16) + ":" + errorRef + "\n");
+          request.queue.reference(task.id, errorRef);
         }
         request.openTasks.clear();
       }

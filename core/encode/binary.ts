@@ -37,7 +37,7 @@ export function encodeBinary(value: ArrayBuffer | ArrayBufferView): string {
   const request = cursor.request;
   const id = request.nextId++;
   const bytes = value instanceof ArrayBuffer ? new Uint8Array(value) : new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
-  request.queue.rows.push(id.toString(16) + ":" + binaryTag(value) + bytes.byteLength.toString(16) + ",", bytes);
+  request.queue.binary(id, binaryTag(value)!, bytes);
   return "$" + id.toString(16);
 }
 

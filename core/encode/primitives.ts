@@ -1,6 +1,5 @@
 // Strings, numbers, symbols and dates: the values JSON cannot say by itself.
 import { describeObject } from "../describe.ts";
-import { encodeText } from "../output.ts";
 import { cursor, serializationError } from "../serialize.ts";
 
 /** Strings this long go in a `T` row of raw text, outside the JSON. */
@@ -15,8 +14,7 @@ export function encodeString(value: string): string {
 function emitTextRow(text: string): number {
   const request = cursor.request;
   const id = request.nextId++;
-  const bytes = encodeText(text);
-  request.queue.rows.push(id.toString(16) + ":T" + bytes.byteLength.toString(16) + ",", bytes);
+  request.queue.text(id, text);
   return id;
 }
 

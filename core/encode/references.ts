@@ -55,7 +55,7 @@ export function encodeClientReference(reference: any, asElementType: boolean): s
     try {
       const metadata = resolveClientReference(reference);
       id = request.nextId++;
-      request.queue.imports.push(id.toString(16) + ":I" + JSON.stringify(metadata) + "\n");
+      request.queue.import(id, metadata);
       request.clientReferenceIds.set(key, id);
     } catch (error) {
       return "$" + outlineError(request, error).toString(16);

@@ -11,7 +11,7 @@ function noop(): void {}
 function openStreamRow(request: Request, tag: string, stop: (reason: unknown) => void) {
   const id = request.nextId++;
   request.pending++;
-  request.queue.rows.push(id.toString(16) + ":" + tag + "\n");
+  request.queue.streamOpen(id, tag);
   const stream: OpenStream = {
     id,
     abort(reason) {
@@ -21,16 +21,16 @@ function openStreamRow(request: Request, tag: string, stop: (reason: unknown) =>
   };
   request.openStreams.add(stream);
   const isOpen = () => request.status !== CLOSED && request.openStreams.has(stream);
-  const end = (row: string) => {
-    request.openStreams.delete(stream);
-    request.queue.rows.push(row);
-    request.pending--;
-  };
   return {
     id,
     isOpen,
-    close(suffix = "") {
-      if (isOpen()) runInRequest(request, () => end(id.toString(16) + ":C" + suffix + "\n"));
+    close(returned: string | null = null) {
+      if (!isOpen()) return;
+      runInRequest(request, () => {
+        request.openStreams.delete(stream);
+        request.queue.streamClose(id, returned);
+        request.pending--;
+      });
     },
     fail(reason: unknown) {
       if (!isOpen()) return;
@@ -66,7 +66,7 @@ export function encodeReadableStream(stream: ReadableStream): string {
       runInRequest(request, () => {
         if (isBytes) {
           const bytes = entry.value as Uint8Array;
-          request.queue.rows.push(hexId + ":b" + bytes.byteLength.toString(16) + ",", bytes);
+          request.queue.binary(row.id, "b", bytes);
         } else {
           writeModelRow(request, row.id, entry.value, false);
         }
@@ -88,9 +88,9 @@ export function encodeAsyncIterable(iterable: object, iterator: AsyncIterator<un
       if (!row.isOpen()) return;
       if (entry.done) {
         if (entry.value === undefined) return row.close();
-        let returned = "";
+        let returned: string | null = null;
         runInRequest(request, () => {
-          returned = JSON.stringify("$" + outlineModel(entry.value).toString(16));
+          returned = "$" + outlineModel(entry.value).toString(16);
         });
         return row.close(returned);
       }
