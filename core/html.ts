@@ -1,10 +1,10 @@
-// HTML for a page from its Flight payload: decoded by React's own client,
-// rendered by react-dom/server, with the payload inlined for hydration.
-// Runs in the client graph (default React), beside the server graph that
-// produced the payload (see ./server-graph.ts).
+// The client half of the fused HTML path: react-dom/server renders the tree
+// that the server graph's render built from its rows (./tree.ts), and the same
+// rows' bytes are inlined for hydration. Runs in the client graph (default
+// React), beside the server graph (see ./server-graph.ts).
 import { renderToReadableStream as renderFizz } from "react-dom/server.edge";
-import { createFromReadableStream } from "react-server-dom-webpack/client.edge";
 import { injectFlightPayload } from "./inline-payload.ts";
+import type { FlightTree } from "./tree.ts";
 
 export interface HTMLOptions {
   /** Client module id → the module's exports, for server-side rendering. */
@@ -16,14 +16,15 @@ export interface HTMLOptions {
   signal?: AbortSignal;
 }
 
-const consumerManifest = { moduleMap: null, serverModuleMap: null, moduleLoading: null };
+/** `renderForHTML`'s result, from the server graph. */
+export interface HTMLParts {
+  flight: ReadableStream<Uint8Array>;
+  tree: FlightTree;
+}
 
-export async function renderFlightToHTMLStream(flight: ReadableStream<Uint8Array>, options: HTMLOptions): Promise<ReadableStream<Uint8Array>> {
-  const { clientModules } = options;
-  (globalThis as any).__webpack_require__ = (id: string) => clientModules[id];
-  (globalThis as any).__webpack_chunk_load__ = () => Promise.resolve();
-  const [forHTML, forPayload] = flight.tee();
-  const root = await createFromReadableStream(forHTML, { serverConsumerManifest: consumerManifest, nonce: options.nonce });
+export async function renderToHTMLStream(parts: HTMLParts, options: HTMLOptions): Promise<ReadableStream<Uint8Array>> {
+  parts.tree.clientModules = options.clientModules;
+  const root = await parts.tree.root();
   const html = await renderFizz(root as any, {
     bootstrapScripts: options.bootstrapScripts,
     bootstrapModules: options.bootstrapModules,
@@ -31,5 +32,5 @@ export async function renderFlightToHTMLStream(flight: ReadableStream<Uint8Array
     onError: options.onError,
     signal: options.signal,
   });
-  return injectFlightPayload(html, forPayload, options.nonce);
+  return injectFlightPayload(html, parts.flight, options.nonce);
 }

@@ -1,6 +1,8 @@
 // contrail: React Server Components rendered to the Flight format by a
 // serializer of our own, read by React's own client.
+import type { RowListener } from "./output.ts";
 import { createRequest, type Request } from "./request.ts";
+import { FlightTree } from "./tree.ts";
 import { abort, startFlowing, startWork, stopFlowing } from "./scheduler.ts";
 import type { ClientManifest, RenderOptions, Sink } from "./types.ts";
 
@@ -45,9 +47,13 @@ function shellReady(request: Request): Promise<void> {
   });
 }
 
-/** Starts rendering `model`; bytes wait until a sink is attached. */
-export function renderToSink(model: unknown, clientManifest: ClientManifest, options?: RenderOptions): FlightRender {
+/**
+ * Starts rendering `model`; bytes wait until a sink is attached. A `listener`
+ * sees every row as a value when it is written (the HTML path's tree).
+ */
+export function renderToSink(model: unknown, clientManifest: ClientManifest, options?: RenderOptions, listener?: RowListener): FlightRender {
   const request = createRequest(clientManifest, options);
+  request.queue.listener = listener ?? null;
   startWork(request, model);
   attachAbortSignal(request, options?.signal);
   return {
@@ -93,4 +99,20 @@ export function renderToReadableStream(
   options?: RenderOptions,
 ): ReadableStream<Uint8Array> {
   return toReadableStream(renderToSink(model, clientManifest, options));
+}
+
+/** What the HTML path needs from one render: the payload, and the tree built from the same rows. */
+export interface HTMLParts {
+  flight: ReadableStream<Uint8Array>;
+  tree: FlightTree;
+}
+
+/**
+ * The server half of the fused HTML path: server components render once; the
+ * rows become both the inlined payload and the tree react-dom/server renders
+ * (`renderToHTMLStream` in ./html.ts, in the client graph).
+ */
+export function renderForHTML(model: unknown, clientManifest: ClientManifest, options?: RenderOptions): HTMLParts {
+  const tree = new FlightTree();
+  return { flight: toReadableStream(renderToSink(model, clientManifest, options, tree)), tree };
 }

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Hono } from "hono";
 import { FLIGHT_HEADERS, HTML_HEADERS, wantsFlight } from "../core/headers.ts";
-import { renderFlightToHTMLStream } from "../core/html.ts";
+import { renderToHTMLStream } from "../core/html.ts";
 import { bundleServerGraph, type ServerGraph } from "../core/server-graph.ts";
 
 const app = fileURLToPath(new URL("./app/", import.meta.url));
@@ -50,10 +50,14 @@ const site = new Hono();
 site.get("/browser.js", (c) => c.body(browserBundle, 200, { "content-type": "text/javascript; charset=utf-8" }));
 site.get("/favicon.ico", (c) => c.body(null, 204));
 site.get("*", async (c) => {
-  const flight: ReadableStream<Uint8Array> | null = server.renderPage(c.req.path, graph.clientManifest, c.req.raw.signal);
-  if (!flight) return c.text("Not found", 404);
-  if (wantsFlight(c.req.raw.headers)) return new Response(flight, { headers: FLIGHT_HEADERS });
-  const html = await renderFlightToHTMLStream(flight, { clientModules, bootstrapModules: ["/browser.js"], signal: c.req.raw.signal });
+  const { path, raw } = c.req;
+  if (wantsFlight(raw.headers)) {
+    const flight = server.renderFlight(path, graph.clientManifest, raw.signal);
+    return flight ? new Response(flight, { headers: FLIGHT_HEADERS }) : c.text("Not found", 404);
+  }
+  const parts = server.renderHTMLParts(path, graph.clientManifest, raw.signal);
+  if (!parts) return c.text("Not found", 404);
+  const html = await renderToHTMLStream(parts, { clientModules, bootstrapModules: ["/browser.js"], signal: raw.signal });
   return new Response(html, { headers: HTML_HEADERS });
 });
 

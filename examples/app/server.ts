@@ -2,7 +2,7 @@
 import { readFile } from "node:fs/promises";
 import { Suspense, createElement as h, type ReactNode } from "react";
 import { Sections } from "../../bench/pages.ts";
-import { renderToReadableStream, type ClientManifest } from "../../core/index.ts";
+import { renderForHTML, renderToReadableStream, type ClientManifest, type HTMLParts } from "../../core/index.ts";
 import { Counter } from "./Counter.ts";
 
 const STYLE = "body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}nav a{margin-right:1rem}";
@@ -54,7 +54,13 @@ const pages: Record<string, () => ReactNode> = {
 };
 
 /** The Flight payload of the page at `path`, or null. */
-export function renderPage(path: string, clientManifest: ClientManifest, signal?: AbortSignal): ReadableStream<Uint8Array> | null {
+export function renderFlight(path: string, clientManifest: ClientManifest, signal?: AbortSignal): ReadableStream<Uint8Array> | null {
   const page = pages[path];
   return page ? renderToReadableStream(page(), clientManifest, { signal }) : null;
+}
+
+/** The page at `path` for HTML: its payload and its tree, from one render; or null. */
+export function renderHTMLParts(path: string, clientManifest: ClientManifest, signal?: AbortSignal): HTMLParts | null {
+  const page = pages[path];
+  return page ? renderForHTML(page(), clientManifest, { signal }) : null;
 }

@@ -1,0 +1,305 @@
+// The fused HTML path: the rows of a render, as values, turned into the tree
+// react-dom/server renders: elements are plain objects with React's global
+// symbols, so this works across the two module graphs. Nothing is parsed:
+// each row arrives here as the same JSON-ready value that is stringified for
+// the payload. Rows not written yet are thenables (lazy elements) that settle
+// when they are.
+import type { RowListener } from "./output.ts";
+
+const ELEMENT = Symbol.for("react.transitional.element");
+const LAZY = Symbol.for("react.lazy");
+
+const TYPED_ARRAYS: Record<string, any> = {
+  A: ArrayBuffer, O: Int8Array, o: Uint8Array, U: Uint8ClampedArray, S: Int16Array, s: Uint16Array, L: Int32Array,
+  l: Uint32Array, G: Float32Array, g: Float64Array, M: BigInt64Array, m: BigUint64Array, V: DataView,
+};
+
+/** A row: a thenable with React's `status` fields, its value revived on first read. */
+class Row {
+  status: "pending" | "fulfilled" | "rejected" = "pending";
+  reason: unknown = undefined;
+  /** The row's JSON-ready value, for model rows. */
+  raw: unknown = undefined;
+  revived = false;
+  settled: unknown = undefined;
+  /** Module metadata, for import rows. */
+  metadata: unknown[] | null = null;
+  stream: { push(value: unknown): void; close(returned: unknown): void } | null = null;
+  listeners: [(value: unknown) => void, (reason: unknown) => void][] = [];
+  tree: FlightTree;
+
+  constructor(tree: FlightTree) {
+    this.tree = tree;
+  }
+
+  get value(): unknown {
+    if (!this.revived) {
+      this.revived = true;
+      this.settled = this.metadata ? this.tree.clientComponent(this.metadata) : this.tree.revive(this.raw);
+    }
+    return this.settled;
+  }
+
+  fulfil(raw: unknown, revived: boolean): void {
+    if (this.status !== "pending") return;
+    this.status = "fulfilled";
+    if (revived) this.settled = raw;
+    else this.raw = raw;
+    this.revived = revived;
+    for (const [resolve] of this.listeners.splice(0)) resolve(this.value);
+  }
+
+  reject(reason: unknown): void {
+    if (this.status !== "pending") return;
+    this.status = "rejected";
+    this.reason = reason;
+    for (const [, reject] of this.listeners.splice(0)) reject(reason);
+  }
+
+  then(resolve: (value: unknown) => void, reject?: (reason: unknown) => void): void {
+    if (this.status === "fulfilled") resolve(this.value);
+    else if (this.status === "rejected") reject?.(this.reason);
+    else this.listeners.push([resolve, reject ?? (() => {})]);
+  }
+}
+
+const ELEMENT_FIELDS: Record<string, number> = { type: 1, key: 2, props: 3 };
+
+/** One step of a path, in JSON-ready terms: an element ["$", type, key, props] is entered by field name. */
+function stepInto(raw: any, key: string): any {
+  return Array.isArray(raw) && raw[0] === "$" ? raw[ELEMENT_FIELDS[key]] : raw?.[key];
+}
+
+function readRow(row: Row): unknown {
+  if (row.status === "fulfilled") return row.value;
+  throw row.status === "rejected" ? row.reason : row;
+}
+
+function productionError(digest: string): Error {
+  const error: any = new Error(
+    "An error occurred in the Server Components render. The specific message is omitted in production builds to avoid leaking sensitive details.",
+  );
+  error.digest = digest;
+  return error;
+}
+
+/** Builds the element tree of a render from its rows. */
+export class FlightTree implements RowListener {
+  private rows = new Map<number, Row>();
+  private revivedOf = new Map<object, unknown>();
+  /** Client module id → its exports in the client graph. */
+  clientModules: Record<string, any> = {};
+
+  row(id: number): Row {
+    let row = this.rows.get(id);
+    if (row === undefined) this.rows.set(id, (row = new Row(this)));
+    return row;
+  }
+
+  /** The root of the model, once its row is written. */
+  root(): Promise<unknown> {
+    return new Promise((resolve, reject) => this.row(0).then(resolve, reject));
+  }
+
+  // ---- rows, as the core writes them
+
+  model(id: number, json: unknown): void {
+    const row = this.row(id);
+    if (row.stream) row.stream.push(this.revive(json));
+    else row.fulfil(json, false);
+  }
+
+  import(id: number, metadata: unknown[]): void {
+    const row = this.row(id);
+    row.metadata = metadata;
+    row.fulfil(undefined, false);
+  }
+
+  text(id: number, text: string): void {
+    this.row(id).fulfil(text, true);
+  }
+
+  binary(id: number, tag: string, bytes: Uint8Array): void {
+    const row = this.row(id);
+    if (row.stream) return row.stream.push(bytes.slice());
+    const copy = bytes.slice().buffer;
+    const Type = TYPED_ARRAYS[tag];
+    row.fulfil(Type === ArrayBuffer ? copy : new Type(copy, 0, Type === DataView ? copy.byteLength : copy.byteLength / Type.BYTES_PER_ELEMENT), true);
+  }
+
+  error(id: number, digest: string): void {
+    const row = this.row(id);
+    if (row.stream) row.stream.close(productionError(digest));
+    else row.reject(productionError(digest));
+  }
+
+  streamOpen(id: number, tag: string): void {
+    const row = this.row(id);
+    const items: unknown[] = [];
+    let controller: ReadableStreamDefaultController<unknown> | null = null;
+    let done: { returned: unknown } | null = null;
+    const stream = new ReadableStream({
+      start(c) {
+        controller = c;
+      },
+    });
+    row.stream = {
+      push: (value) => (controller ? controller.enqueue(value) : items.push(value)),
+      close: (returned) => {
+        done = { returned };
+        if (returned instanceof Error) controller?.error(returned);
+        else controller?.close();
+      },
+    };
+    if (tag === "R" || tag === "r") return row.fulfil(stream, true);
+    const iterate = () => {
+      const reader = stream.getReader();
+      return {
+        next: async () => {
+          const { value, done: ended } = await reader.read();
+          return ended ? { done: true, value: done?.returned } : { done: false, value };
+        },
+        [Symbol.asyncIterator]() {
+          return this;
+        },
+      };
+    };
+    row.fulfil(tag === "x" ? iterate() : { [Symbol.asyncIterator]: iterate }, true);
+  }
+
+  streamClose(id: number, returned: string | null): void {
+    this.row(id).stream?.close(returned === null ? undefined : this.revive(returned));
+  }
+
+  // ---- values
+
+  clientComponent(metadata: unknown[]): unknown {
+    const [moduleId, , name] = metadata as [string, unknown, string];
+    const exports = this.clientModules[moduleId];
+    if (exports === undefined) throw new Error(`The client module "${moduleId}" is not in the server-side module map.`);
+    if (name === "*") return exports;
+    if (name === "") return exports.__esModule ? exports.default : exports;
+    return exports[name];
+  }
+
+  private lazy(id: number): unknown {
+    return { $$typeof: LAZY, _payload: this.row(id), _init: readRow };
+  }
+
+  revive(raw: unknown): unknown {
+    if (typeof raw === "string") return raw[0] === "$" ? this.reviveString(raw) : raw;
+    if (typeof raw !== "object" || raw === null) return raw;
+    const known = this.revivedOf.get(raw);
+    if (known !== undefined) return known;
+    if (Array.isArray(raw)) {
+      if (raw[0] === "$") {
+        const element: any = { $$typeof: ELEMENT, type: null, key: null, ref: null, props: null };
+        this.revivedOf.set(raw, element);
+        element.type = this.revive(raw[1]);
+        element.key = this.revive(raw[2]);
+        element.props = this.revive(raw[3]);
+        return element;
+      }
+      const list = new Array(raw.length);
+      this.revivedOf.set(raw, list);
+      for (let i = 0; i < raw.length; i++) list[i] = this.revive(raw[i]);
+      return list;
+    }
+    const object: Record<string, unknown> = {};
+    this.revivedOf.set(raw, object);
+    for (const key of Object.keys(raw)) {
+      if (key === "__proto__") continue;
+      const value = this.revive((raw as any)[key]);
+      if (value !== undefined) object[key] = value;
+    }
+    return object;
+  }
+
+  private reviveString(value: string): unknown {
+    if (value.length === 1) return value;
+    const rest = value.slice(2);
+    switch (value[1]) {
+      case "$":
+        return value.slice(1);
+      case "L": {
+        const row = this.row(parseInt(rest, 16));
+        return row.metadata ? row.value : this.lazy(parseInt(rest, 16));
+      }
+      case "@":
+        return this.row(parseInt(rest, 16));
+      case "S":
+        return Symbol.for(rest);
+      case "h":
+        return this.serverReference(this.outlined(rest) as { id: string });
+      case "T":
+        return undefined;
+      case "Q":
+        return new Map(this.outlined(rest) as [unknown, unknown][]);
+      case "W":
+        return new Set(this.outlined(rest) as unknown[]);
+      case "K": {
+        const form = new FormData();
+        for (const [key, entry] of this.outlined(rest) as [string, any][]) form.append(key, entry);
+        return form;
+      }
+      case "B": {
+        const [type, ...parts] = this.outlined(rest) as [string, ...BlobPart[]];
+        return new Blob(parts, { type });
+      }
+      case "Z":
+        return productionError("");
+      case "i":
+        return (this.outlined(rest) as unknown[])[Symbol.iterator]();
+      case "I":
+        return Infinity;
+      case "-":
+        return value === "$-0" ? -0 : -Infinity;
+      case "N":
+        return NaN;
+      case "u":
+        return undefined;
+      case "D":
+        return new Date(Date.parse(rest));
+      case "n":
+        return BigInt(rest);
+    }
+    return this.resolveReference(value.slice(1));
+  }
+
+  /** The value of an outlined row (Map entries, Set items, ...), written before the row that needs it. */
+  private outlined(hexId: string): unknown {
+    return readRow(this.row(parseInt(hexId, 16)));
+  }
+
+  // A path reference ("<row>:<key>:..."), walked over the rows' JSON-ready
+  // values (an element's "props" is its fourth entry); the value found is
+  // revived once, so shared objects stay shared.
+  private resolveReference(reference: string): unknown {
+    const path = reference.split(":");
+    const row = this.row(parseInt(path[0], 16));
+    if (row.status !== "fulfilled" || row.raw === undefined) return path.length === 1 && row.status === "fulfilled" ? row.value : this.lazy(parseInt(path[0], 16));
+    let raw: any = row.raw;
+    for (let i = 1; i < path.length; i++) raw = stepInto(this.rawTarget(raw), path[i]);
+    return this.revive(this.rawTarget(raw));
+  }
+
+  /** Follows references to other rows down to a JSON-ready value. */
+  private rawTarget(raw: any): any {
+    while (typeof raw === "string" && raw[0] === "$" && /^\$L?[0-9a-f]+(:|$)/.test(raw)) {
+      const reference = raw[1] === "L" ? raw.slice(2) : raw.slice(1);
+      const [hexId, ...path] = reference.split(":");
+      const target = this.row(parseInt(hexId, 16));
+      if (target.raw === undefined) return raw;
+      raw = target.raw;
+      for (const key of path) raw = stepInto(raw, key);
+    }
+    return raw;
+  }
+
+  private serverReference(metadata: { id: string }): unknown {
+    const reference = () => {
+      throw new Error(`Server function ${metadata.id} cannot be called while rendering HTML.`);
+    };
+    return Object.assign(reference, { $$id: metadata.id });
+  }
+}
