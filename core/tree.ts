@@ -63,6 +63,9 @@ class Row {
   }
 }
 
+// A row passed as a value (a promise prop) is a Promise to those who look, as React's client chunks are.
+Object.setPrototypeOf(Row.prototype, Promise.prototype);
+
 const ELEMENT_FIELDS: Record<string, number> = { type: 1, key: 2, props: 3 };
 
 /** One step of a path, in JSON-ready terms: an element ["$", type, key, props] is entered by field name. */
@@ -192,14 +195,7 @@ export class FlightTree implements RowListener {
     const known = this.revivedOf.get(raw);
     if (known !== undefined) return known;
     if (Array.isArray(raw)) {
-      if (raw[0] === "$") {
-        const element: any = { $$typeof: ELEMENT, type: null, key: null, ref: null, props: null };
-        this.revivedOf.set(raw, element);
-        element.type = this.revive(raw[1]);
-        element.key = this.revive(raw[2]);
-        element.props = this.revive(raw[3]);
-        return element;
-      }
+      if (raw[0] === "$") return this.reviveElement(raw);
       const list = new Array(raw.length);
       this.revivedOf.set(raw, list);
       for (let i = 0; i < raw.length; i++) list[i] = this.revive(raw[i]);
@@ -214,6 +210,40 @@ export class FlightTree implements RowListener {
     }
     return object;
   }
+
+  /**
+   * An element whose props refer to a row that failed (or is not written yet)
+   * becomes a lazy that throws (or waits), as React's client makes it: the
+   * nearest boundary handles it, not the component that got the props.
+   */
+  private reviveElement(raw: unknown[]): unknown {
+    const element: any = { $$typeof: ELEMENT, type: null, key: null, ref: null, props: null };
+    this.revivedOf.set(raw, element);
+    const outer = this.blocked;
+    this.blocked = null;
+    element.type = this.revive(raw[1]);
+    element.key = this.revive(raw[2]);
+    element.props = this.revive(raw[3]);
+    const blocked = this.blocked as Row[] | null;
+    this.blocked = outer;
+    if (blocked === null) return element;
+    const settled = new Row(this);
+    const failed = blocked.find((row) => row.status === "rejected");
+    if (failed) settled.reject(failed.reason);
+    else {
+      this.revivedOf.delete(raw);
+      Promise.all(blocked.map((row) => new Promise((resolve, reject) => row.then(resolve, reject)))).then(
+        () => settled.fulfil(this.revive(raw), true),
+        (reason) => settled.reject(reason),
+      );
+    }
+    const lazy = { $$typeof: LAZY, _payload: settled, _init: readRow };
+    this.revivedOf.set(raw, lazy);
+    return lazy;
+  }
+
+  /** Rows the element being revived refers to that are not fulfilled. */
+  private blocked: Row[] | null = null;
 
   private reviveString(value: string): unknown {
     if (value.length === 1) return value;
@@ -277,7 +307,11 @@ export class FlightTree implements RowListener {
   private resolveReference(reference: string): unknown {
     const path = reference.split(":");
     const row = this.row(parseInt(path[0], 16));
-    if (row.status !== "fulfilled" || row.raw === undefined) return path.length === 1 && row.status === "fulfilled" ? row.value : this.lazy(parseInt(path[0], 16));
+    if (row.status !== "fulfilled") {
+      (this.blocked ??= []).push(row);
+      return undefined;
+    }
+    if (row.raw === undefined) return row.value;
     let raw: any = row.raw;
     for (let i = 1; i < path.length; i++) raw = stepInto(this.rawTarget(raw), path[i]);
     return this.revive(this.rawTarget(raw));

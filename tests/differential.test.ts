@@ -6,10 +6,10 @@
 import { deepStrictEqual } from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import * as ReactDOM from "react-dom";
-import { renderToReadableStream as renderHTML } from "react-dom/server.edge";
 import { createFromReadableStream } from "react-server-dom-webpack/client.edge";
 import { clientModuleExports } from "./corpus/client-modules.ts";
 import { normalize, type ClientNames } from "./differential/normalize.ts";
+import { renderHTML } from "./differential/render-html.ts";
 import { run, test } from "./support/harness.ts";
 import { runServerScript } from "./support/runtime.ts";
 
@@ -47,12 +47,7 @@ async function decode(bytes: Uint8Array): Promise<unknown> {
 
 async function html(bytes: Uint8Array): Promise<string> {
   try {
-    const root = await decode(bytes);
-    const errors: string[] = [];
-    const stream = await renderHTML(root as any, { onError: (error: any) => void errors.push(String(error?.digest ?? error?.message)) });
-    await stream.allReady;
-    const text = await new Response(stream).text();
-    return errors.length ? text + "\n<!-- errors: " + errors.join(", ") + " -->" : text;
+    return await renderHTML(await decode(bytes));
   } catch (error: any) {
     return "render failed: " + (error?.digest ?? error?.message);
   }
