@@ -17,6 +17,7 @@ const quick = process.argv.includes("--quick");
 const SCENARIOS = quick ? ["A", "C", "E"] : ["A", "B", "C", "D", "E", "F", "F-async"];
 const PROCESSES = quick ? 1 : 3;
 const STREAM_SCENARIOS = quick ? ["A"] : ["B", "F-async"];
+const HTML_SCENARIOS = quick ? ["A", "C"] : ["A", "B", "C", "F"];
 const HTTP_SECONDS = quick ? 2 : 10;
 const IMPLS = ["stock", "patched", "contrail"];
 const bin = (name: string) => join(root, "node_modules", ".bin", name);
@@ -70,6 +71,8 @@ for (const runtime of Object.keys(RUNTIMES)) {
     console.error(`  ${runtime} round ${round + 1}: decode done`);
     measurements.push(...runCell(runtime, true, "cell-stream.ts", [payloadDir, STREAM_SCENARIOS.join(",")]));
     console.error(`  ${runtime} round ${round + 1}: stream done`);
+    measurements.push(...runCell(runtime, false, "cell-html.ts", [HTML_SCENARIOS.join(",")]));
+    console.error(`  ${runtime} round ${round + 1}: html done`);
   }
 }
 
@@ -155,6 +158,24 @@ for (const scenario of SCENARIOS) {
   });
   lines.push(``, `Payload: ${sizes.join(" · ")}`, ``);
 }
+
+lines.push(`## Full HTML response (HTML + inlined payload)`, ``);
+lines.push(
+  `Stock pipeline: React's Flight, decoded by its client, rendered by react-dom/server, payload inlined. contrail: the fused path. Plain: react-dom/server of the same tree, no Flight, no payload (A, B, C only).`,
+  ``,
+  `| runtime | scenario | stock pipeline ms | contrail ms | plain ms | × faster than stock | contrail ÷ plain |`,
+  `|---|---|---:|---:|---:|---:|---:|`,
+);
+for (const runtime of Object.keys(RUNTIMES)) {
+  for (const scenario of HTML_SCENARIOS) {
+    const [stockHTML, ours, plain] = ["stock", "contrail", "plain"].map((impl) => cell(runtime, scenario, "html response", impl));
+    if (!stockHTML || !ours) continue;
+    lines.push(
+      `| ${runtime} | ${scenario} | ${fmt(stockHTML.ms)} | ${fmt(ours.ms)} | ${plain ? fmt(plain.ms) : "–"} | ${(stockHTML.ms / ours.ms).toFixed(2)}x | ${plain ? (ours.ms / plain.ms).toFixed(2) + "x" : "–"} |`,
+    );
+  }
+}
+lines.push(``);
 
 lines.push(`## Stream path`, ``, `The same bytes carried as each producer emits them: React's 4 KB chunks, contrail's one chunk per flush. MB/s (higher is better).`, ``);
 lines.push(`| runtime | scenario | path | chunks | MB/s | × native web stream |`, `|---|---|---|---:|---:|---:|`);

@@ -1,0 +1,65 @@
+// One bench process (client graph, with the server graph bundled in): the
+// full HTML response, payload inlined, for each scenario: the stock pipeline
+// (React's Flight, decoded by its client, rendered by react-dom/server) and
+// contrail's fused path; plus plain react-dom/server of the same tree.
+// Usage: cell-html.ts <scenario,...>
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { measure } from "mitata";
+import { createElement as h } from "react";
+import { renderToReadableStream as renderFizz } from "react-dom/server.edge";
+import { createFromReadableStream } from "react-server-dom-webpack/client.edge";
+import { renderToHTMLStream } from "../core/html.ts";
+import { injectFlightPayload } from "../core/inline-payload.ts";
+import { bundleServerGraph } from "../core/server-graph.ts";
+import { scenarioClientModules } from "./client-components.ts";
+import { Page, ServerTable, products } from "./pages.ts";
+
+const outdir = mkdtempSync(join(tmpdir(), "contrail-bench-html-"));
+const bench = new URL(".", import.meta.url).pathname;
+const graph = await bundleServerGraph({ entry: join(bench, "html-entry.ts"), outdir, root: bench });
+const entry = await import(graph.url);
+
+(globalThis as any).__webpack_require__ = (id: string) => scenarioClientModules[id];
+(globalThis as any).__webpack_chunk_load__ = () => Promise.resolve();
+const manifest = { serverConsumerManifest: { moduleMap: null, serverModuleMap: null, moduleLoading: null } };
+const drain = async (stream: ReadableStream<Uint8Array>) => (await new Response(stream).arrayBuffer()).byteLength;
+
+async function stockPipeline(id: string): Promise<number> {
+  const [forHTML, forPayload] = (entry.renderStock(id) as ReadableStream<Uint8Array>).tee();
+  const html = await renderFizz((await createFromReadableStream(forHTML, manifest)) as any, { onError() {} });
+  return drain(injectFlightPayload(html, forPayload));
+}
+
+async function fused(id: string): Promise<number> {
+  return drain(await renderToHTMLStream(entry.renderFused(id), { clientModules: scenarioClientModules, onError() {} }));
+}
+
+const plainTrees: Record<string, () => unknown> = {
+  A: () => h(Page, { sections: 20 }),
+  B: () => h(Page, { sections: 330 }),
+  C: () => h(ServerTable, { rows: products(1000) }),
+};
+
+async function plain(id: string): Promise<number> {
+  const stream = await renderFizz(plainTrees[id]() as any);
+  await stream.allReady;
+  return drain(stream);
+}
+
+const options = { min_cpu_time: 400e6, min_samples: 8 } as any;
+const results = [];
+for (const id of process.argv[2].split(",")) {
+  for (const [impl, run] of [["stock", stockPipeline], ["contrail", fused]] as const) {
+    const bytes = await run(id);
+    const stats = await measure(() => run(id), options);
+    results.push({ scenario: id, stage: "html response", impl, ms: stats.p50 / 1e6, bytes });
+  }
+  if (plainTrees[id]) {
+    const stats = await measure(() => plain(id), options);
+    results.push({ scenario: id, stage: "html response", impl: "plain", ms: stats.p50 / 1e6 });
+  }
+}
+rmSync(outdir, { recursive: true, force: true });
+console.log(JSON.stringify(results));
