@@ -4,7 +4,7 @@
 // React), beside the server graph (see ./server-graph.ts).
 import { renderToReadableStream as renderFizz } from "react-dom/server.edge";
 import { injectFlightPayload } from "./inline-payload.ts";
-import type { FlightTree } from "./tree.ts";
+import type { HTMLParts } from "./index.ts";
 
 export interface HTMLOptions {
   /** Client module id → the module's exports, for server-side rendering. */
@@ -14,12 +14,6 @@ export interface HTMLOptions {
   nonce?: string;
   onError?: (error: unknown) => string | void;
   signal?: AbortSignal;
-}
-
-/** `renderForHTML`'s result, from the server graph. */
-export interface HTMLParts {
-  flight: ReadableStream<Uint8Array>;
-  tree: FlightTree;
 }
 
 export async function renderToHTMLStream(parts: HTMLParts, options: HTMLOptions): Promise<ReadableStream<Uint8Array>> {

@@ -1,16 +1,33 @@
 // What every runtime's server adapter shares: the response headers, the
-// status decided by the shell, and the request's abort reaching the render.
-import { FLIGHT_HEADERS } from "./headers.ts";
-import { ShellError, renderToSink, type FlightRender } from "./index.ts";
+// status decided by the shell, the request's abort reaching the render, and
+// the choice between Flight and HTML.
+import { FLIGHT_HEADERS, HTML_HEADERS, wantsFlight } from "./headers.ts";
+import { ShellError, renderForHTML, renderToSink, type FlightRender, type HTMLParts } from "./index.ts";
 import type { ClientManifest, RenderOptions } from "./types.ts";
 
-export { FLIGHT_HEADERS } from "./headers.ts";
+export { FLIGHT_HEADERS, HTML_HEADERS, wantsFlight } from "./headers.ts";
 
+/**
+ * Renders the fused path's parts to HTML in the client graph, usually
+ * `(parts) => renderToHTMLStream(parts, { clientModules, bootstrapModules })`.
+ */
+export type HTMLRenderer = (parts: HTMLParts, signal: AbortSignal) => Promise<ReadableStream<Uint8Array>>;
 
 export interface HandlerOptions<Req = Request> extends Omit<RenderOptions, "signal"> {
   clientManifest: ClientManifest;
   /** The model for a request: usually the page's root element. */
   render(request: Req): unknown;
+  /** With it, requests that do not ask for Flight get HTML with the payload inlined. */
+  html?: HTMLRenderer;
+}
+
+/** HTML for `model`: 500 if react-dom/server could not render its shell. */
+export async function htmlResponse(model: unknown, clientManifest: ClientManifest, options: RenderOptions & { signal: AbortSignal }, html: HTMLRenderer): Promise<Response> {
+  try {
+    return new Response(await html(renderForHTML(model, clientManifest, options), options.signal), { headers: HTML_HEADERS });
+  } catch {
+    return new Response("Internal Server Error", { status: 500, headers: { "content-type": "text/plain; charset=utf-8" } });
+  }
 }
 
 /**
@@ -44,6 +61,11 @@ export function createFetchHandler(
   options: HandlerOptions,
   toBody: (render: FlightRender) => ReadableStream<Uint8Array>,
 ): (request: Request) => Promise<Response> {
-  const { clientManifest, render, ...renderOptions } = options;
-  return async (request) => flightResponse(await render(request), clientManifest, { ...renderOptions, signal: request.signal }, toBody);
+  const { clientManifest, render, html, ...renderOptions } = options;
+  return async (request) => {
+    const model = await render(request);
+    const requestOptions = { ...renderOptions, signal: request.signal };
+    if (html && !wantsFlight(request.headers)) return htmlResponse(model, clientManifest, requestOptions, html);
+    return flightResponse(model, clientManifest, requestOptions, toBody);
+  };
 }

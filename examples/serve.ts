@@ -6,9 +6,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Hono } from "hono";
-import { FLIGHT_HEADERS, HTML_HEADERS, wantsFlight } from "../core/headers.ts";
 import { renderToHTMLStream } from "../core/html.ts";
+import type { HTMLParts } from "../core/index.ts";
 import { bundleServerGraph, type ServerGraph } from "../core/server-graph.ts";
 
 const app = fileURLToPath(new URL("./app/", import.meta.url));
@@ -46,20 +45,13 @@ const clientModules: Record<string, unknown> = {};
 for (const [id, path] of Object.entries(graph.clientModules)) clientModules[id] = await import(path);
 const browserBundle = await buildBrowserBundle(graph);
 
-const site = new Hono();
-site.get("/browser.js", (c) => c.body(browserBundle, 200, { "content-type": "text/javascript; charset=utf-8" }));
-site.get("/favicon.ico", (c) => c.body(null, 204));
-site.get("*", async (c) => {
-  const { path, raw } = c.req;
-  if (wantsFlight(raw.headers)) {
-    const flight = server.renderFlight(path, graph.clientManifest, raw.signal);
-    return flight ? new Response(flight, { headers: FLIGHT_HEADERS }) : c.text("Not found", 404);
-  }
-  const parts = server.renderHTMLParts(path, graph.clientManifest, raw.signal);
-  if (!parts) return c.text("Not found", 404);
-  const html = await renderToHTMLStream(parts, { clientModules, bootstrapModules: ["/browser.js"], signal: raw.signal });
-  return new Response(html, { headers: HTML_HEADERS });
-});
+const routes = server.createApp(graph.clientManifest, (parts: HTMLParts, signal: AbortSignal) =>
+  renderToHTMLStream(parts, { clientModules, bootstrapModules: ["/browser.js"], signal }),
+);
+const handle = (request: Request): Response | Promise<Response> =>
+  new URL(request.url).pathname === "/browser.js"
+    ? new Response(browserBundle, { headers: { "content-type": "text/javascript; charset=utf-8" } })
+    : routes.fetch(request);
 
 const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOST ?? "127.0.0.1";
@@ -68,10 +60,10 @@ const announce = (listening: number) => {
   console.log(`contrail demo: http://${hostname}:${listening}/`);
 };
 if ((globalThis as any).Bun) {
-  announce((globalThis as any).Bun.serve({ port, hostname, fetch: site.fetch }).port);
+  announce((globalThis as any).Bun.serve({ port, hostname, fetch: handle }).port);
 } else if ((globalThis as any).Deno) {
-  (globalThis as any).Deno.serve({ port, hostname, onListen: ({ port }: { port: number }) => announce(port) }, site.fetch);
+  (globalThis as any).Deno.serve({ port, hostname, onListen: ({ port }: { port: number }) => announce(port) }, handle);
 } else {
   const { serve } = await import("@hono/node-server");
-  serve({ fetch: site.fetch, port, hostname }, (info) => announce(info.port));
+  serve({ fetch: handle, port, hostname }, (info) => announce(info.port));
 }

@@ -3,28 +3,34 @@
 // on: Bun's direct stream, Deno's pulled byte stream, a web stream on Node.
 import type { MiddlewareHandler } from "hono";
 import { toReadableStream, type ClientManifest, type FlightRender, type RenderOptions } from "../../core/index.ts";
-import { flightResponse } from "../../core/http.ts";
+import { flightResponse, htmlResponse, wantsFlight, type HTMLRenderer } from "../../core/http.ts";
 import { toDirectStream } from "../bun/index.ts";
 import { toPullStream } from "../deno/index.ts";
 
 declare module "hono" {
   interface Context {
-    /** Answers with `model` rendered to Flight; aborted if the client goes away. */
+    /** Answers with `model` as Flight (or HTML, with the `html` option); aborted if the client goes away. */
     rsc(model: unknown): Promise<Response>;
   }
 }
 
 export interface RscOptions extends Omit<RenderOptions, "signal"> {
   clientManifest: ClientManifest;
+  /** With it, `c.rsc` answers HTML (payload inlined) to requests that do not ask for Flight. */
+  html?: HTMLRenderer;
 }
 
 const nativeBody: (render: FlightRender) => ReadableStream<Uint8Array> =
   typeof (globalThis as any).Bun !== "undefined" ? toDirectStream : typeof (globalThis as any).Deno !== "undefined" ? toPullStream : toReadableStream;
 
 export function rsc(options: RscOptions): MiddlewareHandler {
-  const { clientManifest, ...renderOptions } = options;
+  const { clientManifest, html, ...renderOptions } = options;
   return async (c, next) => {
-    c.rsc = (model) => flightResponse(model, clientManifest, { ...renderOptions, signal: c.req.raw.signal }, nativeBody);
+    c.rsc = (model) => {
+      const requestOptions = { ...renderOptions, signal: c.req.raw.signal };
+      if (html && !wantsFlight(c.req.raw.headers)) return htmlResponse(model, clientManifest, requestOptions, html);
+      return flightResponse(model, clientManifest, requestOptions, nativeBody);
+    };
     await next();
   };
 }

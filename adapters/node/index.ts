@@ -2,9 +2,9 @@
 // `pipe(writable)` honours backpressure (a full writable pauses the flow
 // until 'drain') and a closed destination aborts the render.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Writable } from "node:stream";
+import { Readable, type Writable } from "node:stream";
 import { renderToSink, type ClientManifest, type FlightRender, type RenderOptions } from "../../core/index.ts";
-import { FLIGHT_HEADERS, shellStatus, type HandlerOptions } from "../../core/http.ts";
+import { FLIGHT_HEADERS, htmlResponse, shellStatus, wantsFlight, type HandlerOptions } from "../../core/http.ts";
 
 export interface PipeableStream {
   pipe<T extends Writable>(destination: T): T;
@@ -37,13 +37,21 @@ export function renderToPipeableStream(model: unknown, clientManifest: ClientMan
 
 /** A `node:http` request listener; a client that disconnects aborts its render. */
 export function createRequestListener(options: HandlerOptions<IncomingMessage>): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
-  const { clientManifest, render, ...renderOptions } = options;
+  const { clientManifest, render, html, ...renderOptions } = options;
   return async (req, res) => {
     const disconnect = new AbortController();
     res.on("close", () => {
       if (!res.writableFinished) disconnect.abort(new Error("The client disconnected."));
     });
-    const stream = renderToPipeableStream(await render(req), clientManifest, { ...renderOptions, signal: disconnect.signal });
+    const model = await render(req);
+    const requestOptions = { ...renderOptions, signal: disconnect.signal };
+    if (html && !wantsFlight(new Headers(req.headers as Record<string, string>))) {
+      const response = await htmlResponse(model, clientManifest, requestOptions, html);
+      res.writeHead(response.status, Object.fromEntries(response.headers));
+      Readable.fromWeb(response.body as any).pipe(res);
+      return;
+    }
+    const stream = renderToPipeableStream(model, clientManifest, requestOptions);
     res.writeHead(await stream.status(), FLIGHT_HEADERS);
     stream.pipe(res);
   };

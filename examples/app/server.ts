@@ -2,7 +2,10 @@
 import { readFile } from "node:fs/promises";
 import { Suspense, createElement as h, type ReactNode } from "react";
 import { Sections } from "../../bench/pages.ts";
-import { renderForHTML, renderToReadableStream, type ClientManifest, type HTMLParts } from "../../core/index.ts";
+import { Hono } from "hono";
+import { rsc } from "../../adapters/hono/index.ts";
+import type { HTMLRenderer } from "../../core/http.ts";
+import type { ClientManifest } from "../../core/index.ts";
 import { Counter } from "./Counter.ts";
 
 const STYLE = "body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}nav a{margin-right:1rem}";
@@ -53,14 +56,17 @@ const pages: Record<string, () => ReactNode> = {
   "/bench": () => h(Bench),
 };
 
-/** The Flight payload of the page at `path`, or null. */
-export function renderFlight(path: string, clientManifest: ClientManifest, signal?: AbortSignal): ReadableStream<Uint8Array> | null {
-  const page = pages[path];
-  return page ? renderToReadableStream(page(), clientManifest, { signal }) : null;
-}
-
-/** The page at `path` for HTML: its payload and its tree, from one render; or null. */
-export function renderHTMLParts(path: string, clientManifest: ClientManifest, signal?: AbortSignal): HTMLParts | null {
-  const page = pages[path];
-  return page ? renderForHTML(page(), clientManifest, { signal }) : null;
+/**
+ * The demo's routes, on contrail's Hono adapter: HTML through `html` (the
+ * client graph's half of the fused path), or Flight when the request asks.
+ */
+export function createApp(clientManifest: ClientManifest, html: HTMLRenderer): Hono {
+  const app = new Hono();
+  app.use(rsc({ clientManifest, html }));
+  app.get("/favicon.ico", (c) => c.body(null, 204));
+  app.get("*", (c) => {
+    const page = pages[c.req.path];
+    return page ? c.rsc(page()) : c.text("Not found", 404);
+  });
+  return app;
 }
