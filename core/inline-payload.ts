@@ -10,8 +10,11 @@ export const FLIGHT_DATA_GLOBAL = "__FLIGHT_DATA";
 
 // Inside a string literal, `<` as \u003c rules out `</script`, `<!--` and
 // `<script`; U+2028 and U+2029 end lines in old JavaScript parsers.
+const SCRIPT_UNSAFE = /[<\u2028\u2029]/g;
+const SCRIPT_ESCAPES: Record<string, string> = { "<": "\\u003c", "\u2028": "\\u2028", "\u2029": "\\u2029" };
+
 function scriptStringLiteral(text: string): string {
-  return JSON.stringify(text).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+  return JSON.stringify(text).replace(SCRIPT_UNSAFE, (character) => SCRIPT_ESCAPES[character]);
 }
 
 function escapeAttribute(value: string): string {
@@ -36,15 +39,22 @@ export function flightScript(chunk: Uint8Array, nonce?: string): string {
   return `<script${nonceAttribute}>(self.${FLIGHT_DATA_GLOBAL}||=[]).push(${entry})</script>`;
 }
 
-const CLOSING_TAGS = "</body></html>";
 const encoder = new TextEncoder();
+const CLOSING_TAGS = encoder.encode("</body></html>");
+
+function endsWithClosingTags(chunk: Uint8Array): boolean {
+  if (chunk.length < CLOSING_TAGS.length) return false;
+  const offset = chunk.length - CLOSING_TAGS.length;
+  for (let i = 0; i < CLOSING_TAGS.length; i++) if (chunk[offset + i] !== CLOSING_TAGS[i]) return false;
+  return true;
+}
 
 /**
  * Interleaves the Flight payload with the HTML: each payload chunk goes out
- * as a script between HTML chunks, and `</body></html>` stays last.
+ * as a script between HTML chunks, and `</body></html>` stays last. The HTML
+ * bytes pass through untouched.
  */
 export function injectFlightPayload(html: ReadableStream<Uint8Array>, flight: ReadableStream<Uint8Array>, nonce?: string): ReadableStream<Uint8Array> {
-  const htmlDecoder = new TextDecoder();
   let scripts = "";
   let flightDone = false;
   let heldClosingTags = false;
@@ -61,24 +71,34 @@ export function injectFlightPayload(html: ReadableStream<Uint8Array>, flight: Re
   };
   const flightPumped = pumpFlight();
   const htmlReader = html.getReader();
-  return new ReadableStream({
+  const enqueueScripts = (controller: ReadableStreamDefaultController<Uint8Array>) => {
+    if (scripts === "") return;
+    controller.enqueue(encoder.encode(scripts));
+    scripts = "";
+  };
+  // Each pull must enqueue or close: a pull that returns empty-handed is not called again.
+  return new ReadableStream<Uint8Array>({
     async pull(controller) {
-      const { value, done } = await htmlReader.read();
-      if (done) {
-        if (!flightDone) await new Promise<void>((resolve) => (wakeHtmlEnd = resolve));
-        await flightPumped;
-        controller.enqueue(encoder.encode(scripts + (heldClosingTags ? CLOSING_TAGS : "")));
-        scripts = "";
-        controller.close();
+      for (;;) {
+        const { value, done } = await htmlReader.read();
+        if (done) {
+          if (!flightDone) await new Promise<void>((resolve) => (wakeHtmlEnd = resolve));
+          await flightPumped;
+          enqueueScripts(controller);
+          if (heldClosingTags) controller.enqueue(CLOSING_TAGS.slice());
+          controller.close();
+          return;
+        }
+        let chunk = value;
+        if (endsWithClosingTags(chunk)) {
+          chunk = chunk.subarray(0, chunk.length - CLOSING_TAGS.length);
+          heldClosingTags = true;
+        }
+        if (chunk.length === 0 && scripts === "") continue;
+        if (chunk.length > 0) controller.enqueue(chunk);
+        enqueueScripts(controller);
         return;
       }
-      let text = htmlDecoder.decode(value, { stream: true });
-      if (text.endsWith(CLOSING_TAGS)) {
-        text = text.slice(0, -CLOSING_TAGS.length);
-        heldClosingTags = true;
-      }
-      controller.enqueue(encoder.encode(text + scripts));
-      scripts = "";
     },
     cancel(reason) {
       htmlReader.cancel(reason);

@@ -85,4 +85,10 @@ test("a payload that outlasts the HTML still ends before </body></html>", async 
   ok(/<script>[^<]*slow[^<]*<\/script><\/body><\/html>$/.test(page), page);
 });
 
+test("an HTML chunk that is only </body></html> does not stall the stream", async () => {
+  const html = streamOf(["<html><body><p>x</p>", "</body></html>"]);
+  const page = await new Response(injectFlightPayload(html, streamOf(['0:"x"\n']))).text();
+  ok(page.startsWith("<html><body><p>x</p><script>") && page.endsWith("</script></body></html>"), page);
+});
+
 await run("inlined payload");
