@@ -56,9 +56,7 @@ function endsWithClosingTags(chunk: Uint8Array): boolean {
  */
 export function injectFlightPayload(html: ReadableStream<Uint8Array>, flight: ReadableStream<Uint8Array>, nonce?: string): ReadableStream<Uint8Array> {
   let scripts = "";
-  let flightDone = false;
   let heldClosingTags = false;
-  let wakeHtmlEnd: (() => void) | null = null;
   const flightReader = flight.getReader();
   const pumpFlight = async () => {
     for (;;) {
@@ -66,8 +64,6 @@ export function injectFlightPayload(html: ReadableStream<Uint8Array>, flight: Re
       if (done) break;
       scripts += flightScript(value, nonce);
     }
-    flightDone = true;
-    wakeHtmlEnd?.();
   };
   const flightPumped = pumpFlight();
   const htmlReader = html.getReader();
@@ -82,7 +78,6 @@ export function injectFlightPayload(html: ReadableStream<Uint8Array>, flight: Re
       for (;;) {
         const { value, done } = await htmlReader.read();
         if (done) {
-          if (!flightDone) await new Promise<void>((resolve) => (wakeHtmlEnd = resolve));
           await flightPumped;
           enqueueScripts(controller);
           if (heldClosingTags) controller.enqueue(CLOSING_TAGS.slice());
