@@ -43,6 +43,10 @@ export function walkElement(element: any, key: string | number, parentLoc: numbe
     if (cursor.rowSize > request.budget) return defer(element);
     slotLoc = isRoot ? parentLoc : childLoc(request, parentLoc, key);
     if (slotLoc !== NO_LOC) request.seen.set(element, slotLoc);
+  } else if (isRoot) {
+    // A task resumed inside a component's key path: not shared, but what it
+    // renders is the row, and its contents are located from there.
+    slotLoc = parentLoc;
   }
   cursor.rowSize += ELEMENT_OVERHEAD;
   const { keyPath, implicitSlot } = cursor;
@@ -63,7 +67,7 @@ export function walkLazy(lazy: any, parent: object, key: string | number, parent
   try {
     cursor.currentModel = lazy;
     const resolved = lazy._init(lazy._payload);
-    return isRoot ? walkRoot(resolved, parentLoc) : walk(resolved, parent, key, parentLoc);
+    return isRoot ? walkRoot(resolved, parentLoc, false) : walk(resolved, parent, key, parentLoc);
   } catch (thrown) {
     return outlineThrown(lazy, thrown, keyPath, implicitSlot);
   }

@@ -113,7 +113,7 @@ function retryTask(request: Request, task: Task): void {
   cursor.taskRoot = model;
   setRetryThenableState(task.thenableState);
   try {
-    const json = walkRoot(model, cursor.rowLoc);
+    const json = walkRoot(model, cursor.rowLoc, task.id === ROOT_ID);
     cursor.keyPath = null;
     cursor.implicitSlot = false;
     cursor.taskRoot = undefined;
@@ -221,7 +221,7 @@ export function writeModelRow(request: Request, id: number, value: unknown, addr
   cursor.implicitSlot = false;
   cursor.taskRoot = undefined;
   try {
-    completeRow(request, id, walkRoot(value, cursor.rowLoc));
+    completeRow(request, id, walkRoot(value, cursor.rowLoc, true));
   } finally {
     Object.assign(cursor, saved);
   }

@@ -124,14 +124,20 @@ export function walk(value: unknown, parent: object, key: string | number, paren
 }
 
 /** The value of the root of a row: located at the row itself. */
-export function walkRoot(value: unknown, rowLoc: number): unknown {
-  if (typeof value === "object" && value !== null) return walkObject(value, ROOT_PARENT, "", rowLoc, true);
+/**
+ * The value of the root of a row: its contents are located from the row. The
+ * value itself is recorded as the row when `shared` (the model's root), and
+ * otherwise (a promise's value, a component's result) only if it is an array
+ * or a plain object, as in React, where only those are their own JSON.
+ */
+export function walkRoot(value: unknown, rowLoc: number, shared: boolean): unknown {
+  if (typeof value === "object" && value !== null) return walkObject(value, ROOT_PARENT, "", rowLoc, true, shared);
   return walk(value, ROOT_PARENT, "", NO_LOC);
 }
 
 const ROOT_PARENT = {};
 
-function walkObject(value: any, parent: object, key: string | number, parentLoc: number, isRoot = false): unknown {
+function walkObject(value: any, parent: object, key: string | number, parentLoc: number, isRoot = false, shared = true): unknown {
   const $$typeof = value.$$typeof;
   if ($$typeof !== undefined) {
     if ($$typeof === REACT_ELEMENT_TYPE) return walkElement(value, key, parentLoc, isRoot);
@@ -154,7 +160,7 @@ function walkObject(value: any, parent: object, key: string | number, parentLoc:
   if (typeof value.then === "function") return encodePromise(value);
 
   const loc = isRoot ? parentLoc : childLoc(request, parentLoc, key);
-  if (loc !== NO_LOC) request.seen.set(value, loc);
+  if (loc !== NO_LOC && (shared || isArray(value) || getPrototypeOf(value) === ObjectPrototype)) request.seen.set(value, loc);
 
   if (isArray(value)) return walkArray(value, loc, !isRoot);
   const iteratorFn = value[Symbol.iterator];

@@ -3,78 +3,9 @@
 // decoded by React's own client here, and the decoded values, the errors
 // reported, the resource hints and the HTML react-dom/server renders from
 // them must all be equal.
-import { deepStrictEqual } from "node:assert/strict";
-import { Buffer } from "node:buffer";
-import * as ReactDOM from "react-dom";
-import { createFromReadableStream } from "react-server-dom-webpack/client.edge";
-import { clientModuleExports } from "./corpus/client-modules.ts";
-import { normalize, type ClientNames } from "./differential/normalize.ts";
-import { renderHTML } from "./differential/render-html.ts";
+import { assertSame, describe } from "./differential/compare.ts";
 import { run, test } from "./support/harness.ts";
 import { runServerScript } from "./support/runtime.ts";
-
-(globalThis as any).__webpack_require__ = (id: string) => clientModuleExports[id];
-(globalThis as any).__webpack_chunk_load__ = () => Promise.resolve();
-
-const clientNames: ClientNames = new Map();
-for (const [moduleId, exports] of Object.entries(clientModuleExports)) {
-  for (const [name, component] of Object.entries(exports)) clientNames.set(component, moduleId + "#" + name);
-}
-
-// Hints arrive as calls on ReactDOM's dispatcher: record them per decode.
-let hints: string[] = [];
-const dispatcher = (ReactDOM as any).__DOM_INTERNALS_DO_NOT_USE_OR_WARN_USERS_THEY_CANNOT_UPGRADE.d;
-for (const code of ["D", "C", "L", "m", "X", "S", "M"]) {
-  dispatcher[code] = (...args: unknown[]) => hints.push(code + JSON.stringify(args));
-}
-
-const manifest = { serverConsumerManifest: { moduleMap: null, serverModuleMap: null, moduleLoading: null } };
-
-// Network-sized chunks, so rows that refer to later rows are read before those arrive.
-function streamOf(bytes: Uint8Array): ReadableStream<Uint8Array> {
-  let offset = 0;
-  return new ReadableStream({
-    pull(controller) {
-      if (offset >= bytes.length) return controller.close();
-      controller.enqueue(bytes.slice(offset, (offset += 4096)));
-    },
-  });
-}
-
-async function decode(bytes: Uint8Array): Promise<unknown> {
-  return createFromReadableStream(streamOf(bytes), manifest as any);
-}
-
-async function html(bytes: Uint8Array): Promise<string> {
-  try {
-    return await renderHTML(await decode(bytes));
-  } catch (error: any) {
-    return "render failed: " + (error?.digest ?? error?.message);
-  }
-}
-
-interface Side {
-  bytes: string;
-  errors: string[];
-}
-
-async function describe(side: Side, withHTML: boolean) {
-  const bytes = new Uint8Array(Buffer.from(side.bytes, "base64"));
-  hints = [];
-  let value: unknown;
-  try {
-    value = await normalize(await decode(bytes), clientNames);
-  } catch (error: any) {
-    value = { decodeFailed: error?.message, digest: error?.digest };
-  }
-  const hinted = hints.sort();
-  return {
-    value,
-    hints: hinted,
-    errors: [...new Set(side.errors)].sort(),
-    html: withHTML ? await html(bytes) : undefined,
-  };
-}
 
 const output = await runServerScript(new URL("./differential/render.ts", import.meta.url).pathname);
 const lines = output.trim().split("\n").map((line) => JSON.parse(line));
@@ -84,8 +15,7 @@ for (const line of lines) {
   test(line.name, async () => {
     const stock = await describe(line.stock, line.html);
     const contrail = await describe(line.contrail, line.html);
-    // Descriptions are plain JSON; deep trees compare as text, differences show as a diff.
-    if (JSON.stringify(contrail) !== JSON.stringify(stock)) deepStrictEqual(contrail, stock);
+    assertSame(contrail, stock);
   });
 }
 

@@ -1,0 +1,42 @@
+// Render side of a differential comparison (react-server condition): a model
+// rendered by a Flight renderer, its bytes as base64 and the errors reported.
+import { Buffer } from "node:buffer";
+import * as stock from "react-server-dom-webpack/server.edge";
+import * as contrail from "../../core/index.ts";
+import { digestOf, type Case } from "../corpus/case.ts";
+import { clientManifest } from "../corpus/server-references.ts";
+
+export interface RenderResult {
+  bytes: string;
+  errors: string[];
+}
+
+async function readAll(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+export async function render(renderer: typeof contrail.renderToReadableStream, testCase: Case): Promise<RenderResult> {
+  const errors: string[] = [];
+  const controller = new AbortController();
+  const { abortAfterMs, ...rest } = testCase.options ?? {};
+  const options = {
+    ...rest,
+    signal: controller.signal,
+    onError(error: unknown) {
+      errors.push(error instanceof Error ? error.message : String(error));
+      return digestOf(error);
+    },
+  };
+  // 0: the signal is already aborted when the render starts.
+  if (abortAfterMs === 0) controller.abort(new Error("aborted by test"));
+  else if (abortAfterMs !== undefined) setTimeout(() => controller.abort(new Error("aborted by test")), abortAfterMs);
+  const bytes = await readAll(renderer(testCase.model(), clientManifest, options));
+  return { bytes: Buffer.from(bytes).toString("base64"), errors };
+}
+
+
+/** Stock React first: it must own React's async dispatcher before contrail shares it. */
+export async function renderBoth(testCase: Case): Promise<{ stock: RenderResult; contrail: RenderResult }> {
+  const stockResult = await render(stock.renderToReadableStream as any, testCase);
+  return { stock: stockResult, contrail: await render(contrail.renderToReadableStream, testCase) };
+}
