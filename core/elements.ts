@@ -74,7 +74,7 @@ export function walkLazy(lazy: any, parent: object, key: string | number, parent
 }
 
 function defer(value: unknown): unknown {
-  cursor.holes.push({ value, container: null, slot: 0 });
+  cursor.holes.push({ value, container: null, slot: 0, generation: cursor.generation + 1 });
   return DEFERRED;
 }
 
@@ -95,7 +95,13 @@ function outlineThrown(model: unknown, thrown: unknown, keyPath: string | null, 
     return "$L" + id.toString(16);
   }
   prepareThenableState(null);
-  return "$L" + outlineError(cursor.request, wakeable).toString(16);
+  return "$L" + outlineError(cursor.request, explain(wakeable)).toString(16);
+}
+
+/** A stack overflow says what it means for a model. */
+function explain(error: unknown): unknown {
+  if (!(error instanceof RangeError) || !/call stack/i.test(error.message)) return error;
+  return new Error("The model is nested too deeply to render (" + error.message + ").", { cause: error });
 }
 
 /** Thenable state kept by a suspended task, handed to the first component it calls again. */

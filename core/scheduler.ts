@@ -154,17 +154,24 @@ function completeRow(request: Request, id: number, json: unknown): void {
     return;
   }
   const continuations = packHoles(request, holes);
-  // A row only refers to rows made after it, and all of them go out in this
-  // flush: newest first, every reference the client reads is already there to
-  // resolve in place, with no lazy wrapper and no waiting.
-  for (let i = continuations.length - 2; i >= 0; i -= 2) emitRow(request, continuations[i] as number, continuations[i + 1]);
+  // All these rows go out in this flush. The first generation goes before
+  // the row that refers to it, newest first: React's client then resolves
+  // those references in place, with no lazy wrapper and no waiting. Deeper
+  // generations follow in order, so the client never resolves rows inside
+  // rows inside rows (a deep tree would exhaust its stack).
+  for (let i = continuations.length - 3; i >= 0; i -= 3) {
+    if (continuations[i + 2] === 1) emitRow(request, continuations[i] as number, continuations[i + 1]);
+  }
   emitRow(request, id, json);
+  for (let i = 0; i < continuations.length; i += 3) {
+    if (continuations[i + 2] !== 1) emitRow(request, continuations[i] as number, continuations[i + 1]);
+  }
   cursor.holes = [];
 }
 
 // Walks deferred elements into rows of about one budget. Elements deferred
 // while walking them join the end of the queue, so every row fills up to the
-// budget before the next one starts.
+// budget before the next one starts. Returns (id, entries, generation) triples.
 function packHoles(request: Request, holes: Hole[]): unknown[] {
   const rows: unknown[] = [];
   const budget = request.budget;
@@ -174,6 +181,8 @@ function packHoles(request: Request, holes: Hole[]): unknown[] {
     const prefix = "$" + id.toString(16) + ":";
     const loc = rootLoc(request, id);
     const entries: unknown[] = [];
+    const generation = holes[next].generation;
+    cursor.generation = generation;
     cursor.rowSize = 0;
     while (next < holes.length && cursor.rowSize < budget) {
       const hole = holes[next++];
@@ -194,8 +203,9 @@ function packHoles(request: Request, holes: Hole[]): unknown[] {
       }
       hole.container[hole.slot] = prefix + index;
     }
-    if (entries.length > 0) rows.push(id, entries);
+    if (entries.length > 0) rows.push(id, entries, generation);
   }
+  cursor.generation = 0;
   return rows;
 }
 
@@ -217,6 +227,7 @@ export function writeModelRow(request: Request, id: number, value: unknown, addr
   cursor.rowLoc = addressable ? rootLoc(request, id) : NO_LOC;
   cursor.rowSize = 0;
   cursor.holes = [];
+  cursor.generation = 0;
   cursor.keyPath = null;
   cursor.implicitSlot = false;
   cursor.taskRoot = undefined;

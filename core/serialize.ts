@@ -30,6 +30,8 @@ export interface Hole {
   value: unknown;
   container: any;
   slot: string | number;
+  /** 1 for elements deferred from a task's row, n + 1 for those deferred from a continuation of generation n. */
+  generation: number;
   /** For a moved array: the first item not walked yet, */
   resumeAt?: number;
   /** the items walked before the move, */
@@ -52,6 +54,8 @@ export const cursor = {
   rowSize: 0,
   /** Elements deferred past the row budget, in walk order. */
   holes: [] as Hole[],
+  /** The generation of the row being walked: 0 for a task's row. */
+  generation: 0,
   /** Key path of the server components being unwrapped, React's `task.keyPath`. */
   keyPath: null as string | null,
   /** Whether the value being unwrapped sits alone in a component's slot (React's `implicitSlot`). */
