@@ -46,7 +46,9 @@ class Row {
     if (revived) this.settled = raw;
     else this.raw = raw;
     this.revived = revived;
-    for (const [resolve] of this.listeners.splice(0)) resolve(this.value);
+    // Revived once the rows written with this one are there too.
+    const listeners = this.listeners.splice(0);
+    if (listeners.length > 0) queueMicrotask(() => listeners.forEach(([resolve]) => resolve(this.value)));
   }
 
   reject(reason: unknown): void {
@@ -231,9 +233,11 @@ export class FlightTree implements RowListener {
     const failed = blocked.find((row) => row.status === "rejected");
     if (failed) settled.reject(failed.reason);
     else {
-      this.revivedOf.delete(raw);
       Promise.all(blocked.map((row) => new Promise((resolve, reject) => row.then(resolve, reject)))).then(
-        () => settled.fulfil(this.revive(raw), true),
+        () => {
+          this.revivedOf.delete(raw);
+          settled.fulfil(this.revive(raw), true);
+        },
         (reason) => settled.reject(reason),
       );
     }
