@@ -14,6 +14,7 @@ import { encodeString, encodeSymbol } from "./encode/primitives.ts";
 import { hintHostElement } from "./hints.ts";
 import {
   CLIENT_REFERENCE_TAG,
+  REACT_ELEMENT_TYPE,
   REACT_FORWARD_REF_TYPE,
   REACT_FRAGMENT_TYPE,
   REACT_LAZY_TYPE,
@@ -172,7 +173,7 @@ function asRenderable(result: any): unknown {
 /** What a component (or fragment, or lazy) rendered: it takes the place of the element at `slotLoc`. */
 function renderChained(value: any, slotLoc: number): unknown {
   if (typeof value === "object" && value !== null) {
-    if (value.$$typeof === REACT_ELEMENT_TYPE_SYMBOL) {
+    if (value.$$typeof === REACT_ELEMENT_TYPE) {
       cursor.currentModel = value;
       const props = value.props;
       return renderElement(value.type, value.key, props.ref, props, slotLoc);
@@ -186,7 +187,6 @@ function renderChained(value: any, slotLoc: number): unknown {
   return walk(value, EMPTY_PARENT, "", NO_LOC);
 }
 
-const REACT_ELEMENT_TYPE_SYMBOL = Symbol.for("react.transitional.element");
 
 function encodeType(type: any): unknown {
   if (typeof type === "string") return type;

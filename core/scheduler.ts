@@ -34,6 +34,9 @@ const scheduleMacrotask: (callback: () => void) => void =
 
 // ---- tasks ---------------------------------------------------------------------
 
+/** The model's root row, the shell. */
+const ROOT_ID = 0;
+
 export function createTask(request: Request, model: unknown, keyPath: string | null = null, implicitSlot = false): Task {
   const task: Task = {
     id: request.nextId++,
@@ -86,8 +89,6 @@ export function failTask(request: Request, task: Task, error: unknown): void {
   finishTask(request, task);
   if (task.id === ROOT_ID) settleShell(request, digest);
 }
-
-const ROOT_ID = 0;
 
 function retryTask(request: Request, task: Task): void {
   if (task.status !== TASK_PENDING || request.status !== OPEN) return;

@@ -5,9 +5,7 @@
 // the payload. Rows not written yet are thenables (lazy elements) that settle
 // when they are.
 import type { RowListener } from "./output.ts";
-
-const ELEMENT = Symbol.for("react.transitional.element");
-const LAZY = Symbol.for("react.lazy");
+import { REACT_ELEMENT_TYPE as ELEMENT, REACT_LAZY_TYPE as LAZY } from "./react-symbols.ts";
 
 const TYPED_ARRAYS: Record<string, any> = {
   A: ArrayBuffer, O: Int8Array, o: Uint8Array, U: Uint8ClampedArray, S: Int16Array, s: Uint16Array, L: Int32Array,
