@@ -40,8 +40,11 @@ export function createRequestListener(options: HandlerOptions<IncomingMessage>):
   const { clientManifest, render, html, ...renderOptions } = options;
   return async (req, res) => {
     const disconnect = new AbortController();
+    const disconnected = () => disconnect.abort(new Error("The client disconnected."));
+    // The client may be gone before this runs: then 'close' has already fired.
+    if (req.socket.destroyed) disconnected();
     res.on("close", () => {
-      if (!res.writableFinished) disconnect.abort(new Error("The client disconnected."));
+      if (!res.writableFinished) disconnected();
     });
     const model = await render(req);
     const requestOptions = { ...renderOptions, signal: disconnect.signal };

@@ -24,7 +24,9 @@ export function startServerProcess(command: string[], cwd?: string): Promise<Ser
 /** The runtime running this process, with the flags a server needs (react-server graph). */
 export function serverCommand(script: string, ...args: string[]): string[] {
   const flags = (globalThis as any).Deno
-    ? ["run", "-A", "--unstable-no-legacy-abort", "--conditions=react-server"]
-    : ["--conditions=react-server"];
+    ? ["run", "-A", "--unstable-no-legacy-abort", "--v8-flags=--expose-gc", "--conditions=react-server"]
+    : (globalThis as any).Bun
+      ? ["--conditions=react-server"]
+      : ["--expose-gc", "--conditions=react-server"];
   return [process.execPath, ...flags, script, ...args];
 }
