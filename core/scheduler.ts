@@ -21,7 +21,6 @@ import {
   TASK_PENDING,
   emitErrorRow,
   logError,
-  outlineError,
   settleShell,
   type Request,
   type Task,
