@@ -72,8 +72,9 @@ await new Response(stock.renderToReadableStream(h("p", null, "warm up"), clientM
 const options = { clientManifest, onError, render: (request: { url?: string }) => modelFor(new URL(request.url!, "http://localhost")) };
 const announce = (port: number) => console.log("listening " + port);
 
-async function fetchServer(handler: (request: Request) => Response | Promise<Response>): Promise<void> {
-  const fetch = (request: Request) => sharedRoute(new URL(request.url)) ?? handler(request);
+async function fetchServer(handler: (request: Request, env?: unknown) => Response | Promise<Response>): Promise<void> {
+  // `env` carries the runtime's own request objects (@hono/node-server's incoming and outgoing).
+  const fetch = (request: Request, env?: unknown) => sharedRoute(new URL(request.url)) ?? handler(request, env);
   if (typeof (globalThis as any).Bun !== "undefined") {
     const server = (globalThis as any).Bun.serve({ port: 0, hostname: "127.0.0.1", fetch });
     announce(server.port);
@@ -98,7 +99,7 @@ switch (adapter) {
     const app = new Hono();
     app.use(rsc({ clientManifest, onError }));
     app.get("*", (c) => c.rsc(modelFor(new URL(c.req.url))));
-    await fetchServer((request) => app.fetch(request));
+    await fetchServer((request, env) => app.fetch(request, env));
     break;
   }
   case "node": {
