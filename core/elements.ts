@@ -162,6 +162,7 @@ function asRenderable(result: any): unknown {
     if (result.status !== "rejected") trackStatus(result);
     return { $$typeof: REACT_LAZY_TYPE, _payload: result, _init: readThenable };
   }
+  if (Array.isArray(result)) return result;
   const iteratorFn = result[Symbol.iterator];
   if (typeof iteratorFn === "function") return Array.from({ [Symbol.iterator]: () => iteratorFn.call(result) });
   if (typeof result[ASYNC_ITERATOR] === "function" && !(typeof ReadableStream === "function" && result instanceof ReadableStream)) {

@@ -100,7 +100,7 @@ function retryTask(request: Request, task: Task): void {
       // A promise resolved to an object already written elsewhere: point there.
       const seen = request.seen.get(model);
       if (seen !== undefined) {
-        emitRow(request, task.id, referenceTo(request, seen));
+        request.queue.model(task.id, referenceTo(request, seen));
         finishTask(request, task);
         return;
       }
@@ -136,21 +136,17 @@ function retryTask(request: Request, task: Task): void {
     cursor.keyPath = null;
     cursor.implicitSlot = false;
     cursor.taskRoot = undefined;
-    cursor.holes = [];
+    if (cursor.holes.length > 0) cursor.holes = [];
   }
 }
 
 // ---- rows ------------------------------------------------------------------------
 
-function emitRow(request: Request, id: number, json: unknown): void {
-  request.queue.model(id, json);
-}
-
 /** Writes row `id` and the continuation rows its deferred elements fill. */
 function completeRow(request: Request, id: number, json: unknown): void {
   const holes = cursor.holes;
   if (holes.length === 0) {
-    emitRow(request, id, json);
+    request.queue.model(id, json);
     return;
   }
   const continuations = packHoles(request, holes);
@@ -160,11 +156,11 @@ function completeRow(request: Request, id: number, json: unknown): void {
   // generations follow in order, so the client never resolves rows inside
   // rows inside rows (a deep tree would exhaust its stack).
   for (let i = continuations.length - 3; i >= 0; i -= 3) {
-    if (continuations[i + 2] === 1) emitRow(request, continuations[i] as number, continuations[i + 1]);
+    if (continuations[i + 2] === 1) request.queue.model(continuations[i] as number, continuations[i + 1]);
   }
-  emitRow(request, id, json);
+  request.queue.model(id, json);
   for (let i = 0; i < continuations.length; i += 3) {
-    if (continuations[i + 2] !== 1) emitRow(request, continuations[i] as number, continuations[i + 1]);
+    if (continuations[i + 2] !== 1) request.queue.model(continuations[i] as number, continuations[i + 1]);
   }
   cursor.holes = [];
 }

@@ -41,12 +41,8 @@ async function decode(bytes: Uint8Array): Promise<unknown> {
   return createFromReadableStream(streamOf(bytes), manifest as any);
 }
 
-async function html(bytes: Uint8Array): Promise<string> {
-  try {
-    return await renderHTML(await decode(bytes));
-  } catch (error: any) {
-    return "render failed: " + (error?.digest ?? error?.message);
-  }
+function html(bytes: Uint8Array): Promise<string> {
+  return renderHTML(decode(bytes));
 }
 
 export interface Side {
