@@ -12,7 +12,7 @@ const runtimes = {
   bun: [bin("bun")],
   deno: [bin("deno"), "run", "-A"],
 };
-// Every *.test.ts, or the files named (by part of their name; *.soak.ts are the long runs).
+// Every *.test.ts, or the files named (by part of their name).
 const only = process.argv.slice(2);
 const suites = readdirSync(join(root, "tests"))
   .filter((file) => (only.length === 0 ? file.endsWith(".test.ts") : file.endsWith(".ts") && only.some((name) => file.includes(name))))

@@ -3,16 +3,25 @@
 // Flight routes go through the adapter under test; /stock/* renders the same
 // models with React's own server for comparison; /calls reports what ran.
 // Prints "listening <port>" when ready.
+import { liveTimers } from "./live-timers.ts";
 import * as stock from "react-server-dom-webpack/server.edge";
-import { createElement as h, Suspense } from "react";
+import { cacheSignal, createElement as h, Suspense } from "react";
 import { scenarios } from "../../bench/scenarios.ts";
 
 const adapter = process.argv[2];
 const clientManifest = {};
-const counters = { calls: 0, unhandled: 0 };
+// Components called, and called after their request was aborted; rejections nobody handled.
+const counters = { calls: 0, callsAfterAbort: 0, unhandled: 0 };
 process.on("unhandledRejection", () => void counters.unhandled++);
 
-const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Resolves after `ms`, or at once when the render is over (its timer cleared), as a user's fetch would. */
+function wait(ms: number): Promise<void> {
+  const signal = cacheSignal();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
+  });
+}
 
 async function Late({ delay }: { delay: number }) {
   await wait(delay);
@@ -21,6 +30,7 @@ async function Late({ delay }: { delay: number }) {
 
 async function Step({ n }: { n: number }): Promise<any> {
   counters.calls++;
+  if (cacheSignal()?.aborted) counters.callsAfterAbort++;
   await wait(5);
   return n === 0 ? h("b", null, "end") : h("div", null, n, h(Step, { n: n - 1 }));
 }
@@ -58,7 +68,7 @@ const onError = (error: unknown) => "digest:" + (error instanceof Error ? error.
 
 /** Routes every runtime's server shares: React's own renders and the counters. */
 function sharedRoute(url: URL): Response | undefined {
-  if (url.pathname === "/calls") return Response.json(counters);
+  if (url.pathname === "/calls") return Response.json({ ...counters, liveTimers: liveTimers() });
   if (url.pathname === "/heap") return Response.json({ heapUsed: heapAfterGC() });
   if (url.pathname.startsWith("/stock/")) {
     return new Response(stock.renderToReadableStream(modelFor(url), clientManifest, { onError }), { headers: { "content-type": "text/x-component" } });

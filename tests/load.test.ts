@@ -1,0 +1,105 @@
+// Faults and load against this runtime's servers (its native adapter, and
+// Hono): 10,000 clients that disconnect at random points, then 30 s of
+// autocannon at 64 connections. No component may run after its request was
+// aborted, no timer may be left, nothing may be rejected unhandled, no request
+// may fail, and the heap after GC must come back. `npm run soak` raises the
+// bounds (STORM_REQUESTS, LOAD_SECONDS).
+import { ok, strictEqual } from "node:assert/strict";
+import { connect } from "node:net";
+import autocannon from "autocannon";
+import { run, test } from "./support/harness.ts";
+import { serverCommand, startServerProcess, type ServerProcess } from "./support/server-process.ts";
+
+const runtime = (globalThis as any).Bun ? "bun" : (globalThis as any).Deno ? "deno" : "node";
+const STORM_REQUESTS = Number(process.env.STORM_REQUESTS ?? 10000);
+const LOAD_SECONDS = Number(process.env.LOAD_SECONDS ?? 30);
+const CONCURRENCY = 100;
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const megabytes = (bytes: number) => (bytes / 1e6).toFixed(1) + " MB";
+
+async function json(server: ServerProcess, path: string): Promise<any> {
+  return (await fetch(server.base + path)).json();
+}
+
+/**
+ * A client asks for the slow page and drops its connection after a random
+ * delay: before the request is written, before the handler runs, or while
+ * rows stream. A raw socket, so the disconnect is exactly what the server sees.
+ */
+function disconnectingClient(server: ServerProcess, seed: number): Promise<void> {
+  const { hostname, port } = new URL(server.base);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname, () => socket.write(`GET /slow HTTP/1.1\r\nHost: ${hostname}\r\n\r\n`));
+    socket.on("data", () => {});
+    socket.on("error", () => {});
+    socket.on("close", () => resolve());
+    setTimeout(() => socket.destroy(), seed % 40);
+  });
+}
+
+async function storm(server: ServerProcess, requests: number): Promise<void> {
+  for (let first = 0; first < requests; first += CONCURRENCY) {
+    const batch = Math.min(CONCURRENCY, requests - first);
+    await Promise.all(Array.from({ length: batch }, (_, i) => disconnectingClient(server, first + i)));
+  }
+}
+
+/** Heap after GC once it settles (closed sockets are collected lazily), polled for up to 10 s. */
+async function settledHeap(server: ServerProcess, bound: number): Promise<number> {
+  let heap = Infinity;
+  for (let tries = 0; tries < 20 && heap > bound; tries++) {
+    if (tries > 0) await wait(500);
+    heap = (await json(server, "/heap")).heapUsed;
+  }
+  return heap;
+}
+
+for (const adapter of [runtime, "hono"]) {
+  let server: ServerProcess;
+  let heapAtStart = 0;
+  const label = adapter === "hono" ? `hono on ${runtime}` : `${runtime} adapter`;
+  const heapBound = () => heapAtStart * 1.1 + 2e6;
+
+  test(`${label}: starts`, async () => {
+    server = await startServerProcess(serverCommand(new URL("./servers/serve.ts", import.meta.url).pathname, adapter));
+    // Warm up both paths first, so the start figure includes what a server keeps anyway (pools, JIT).
+    for (let i = 0; i < 200; i++) await (await fetch(server.base + "/a")).arrayBuffer();
+    await storm(server, 500);
+    await wait(300);
+    heapAtStart = (await json(server, "/heap")).heapUsed;
+  });
+
+  test(`${label}: ${STORM_REQUESTS} clients disconnecting at random points`, async () => {
+    const before = await json(server, "/calls");
+    await storm(server, STORM_REQUESTS);
+    await wait(300);
+    const settled = await json(server, "/calls");
+    await wait(300);
+    const later = await json(server, "/calls");
+    strictEqual(later.callsAfterAbort, 0, "components called after their request was aborted");
+    strictEqual(later.calls, settled.calls, "components ran after every client had gone");
+    strictEqual(later.unhandled, 0, "unhandled rejections on the server");
+    strictEqual(later.liveTimers, 0, "timers left running");
+    const heap = await settledHeap(server, heapBound());
+    console.log(
+      `       ${later.calls - before.calls} components ran, 0 after an abort, 0 timers left; ` +
+        `heap after GC ${megabytes(heapAtStart)} → ${megabytes(heap)}`,
+    );
+    ok(heap <= heapBound(), `heap grew from ${heapAtStart} to ${heap}`);
+  });
+
+  test(`${label}: ${LOAD_SECONDS} s at 64 connections, no errors, heap flat`, async () => {
+    const result = await autocannon({ url: server.base + "/a", connections: 64, duration: LOAD_SECONDS });
+    const heap = await settledHeap(server, heapBound());
+    console.log(
+      `       ${result.requests.total} requests, ${result.requests.average} req/s, p99 ${result.latency.p99} ms; ` +
+        `heap after GC ${megabytes(heapAtStart)} → ${megabytes(heap)}`,
+    );
+    strictEqual(result.errors + result.timeouts + result.non2xx, 0, "failed requests");
+    ok(result.requests.total > 0);
+    ok(heap <= heapBound(), `heap grew from ${heapAtStart} to ${heap}`);
+    server.stop();
+  });
+}
+
+await run("faults and load");
