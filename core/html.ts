@@ -12,8 +12,18 @@ export interface HTMLOptions {
   bootstrapScripts?: string[];
   bootstrapModules?: string[];
   nonce?: string;
+  /** Errors met rendering HTML; by default those the Flight render reported keep its digest, others are logged. */
   onError?: (error: unknown) => string | void;
   signal?: AbortSignal;
+}
+
+// A server component's error reaches react-dom/server decoded, with the digest
+// the Flight render's onError gave it: keep that digest (the browser's error
+// boundary sees the same), and do not report it a second time.
+function digestOrLog(error: unknown): string | void {
+  const digest = (error as { digest?: unknown } | null)?.digest;
+  if (typeof digest === "string") return digest;
+  console.error(error);
 }
 
 export async function renderToHTMLStream(parts: HTMLParts, options: HTMLOptions): Promise<ReadableStream<Uint8Array>> {
@@ -23,7 +33,7 @@ export async function renderToHTMLStream(parts: HTMLParts, options: HTMLOptions)
     bootstrapScripts: options.bootstrapScripts,
     bootstrapModules: options.bootstrapModules,
     nonce: options.nonce,
-    onError: options.onError,
+    onError: options.onError ?? digestOrLog,
     signal: options.signal,
   });
   return injectFlightPayload(html, parts.flight, options.nonce);

@@ -62,6 +62,21 @@ test("scenario A and the benchmark page render", async () => {
   await page.close();
 });
 
+test("a failing server component: the HTML shows its Suspense fallback, the browser its client error boundary", async () => {
+  const page = await browser.newPage();
+  const html = await (await page.goto(server.base + "/errors"))!.text();
+  // react-dom/server has no error boundaries: the fallback streams first, then the
+  // boundary is marked for the browser to render ($RX), with the server's digest.
+  ok(html.includes('<template id="B:0"></template><p id="forecast-loading">'), "the fallback streams");
+  const digest = /\$RX\("B:0","([^"]+)"\)/.exec(html)?.[1];
+  ok(digest, "the boundary is handed to the browser with the digest");
+  await page.waitForSelector("#error-boundary");
+  strictEqual(await page.textContent("#error-boundary"), `This part failed to load (digest ${digest}).`);
+  strictEqual(await page.locator("#forecast-loading").count(), 0);
+  await page.close();
+  strictEqual((await fetch(server.base + "/")).status, 200, "the server keeps answering");
+});
+
 test("cleanup", async () => {
   await browser?.close();
   server?.stop();

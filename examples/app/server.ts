@@ -7,6 +7,7 @@ import { rsc } from "../../adapters/hono/index.ts";
 import type { HTMLRenderer } from "../../core/http.ts";
 import type { ClientManifest } from "../../core/index.ts";
 import { Counter } from "./Counter.ts";
+import { ErrorBoundary } from "./ErrorBoundary.ts";
 
 const STYLE = "body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}nav a{margin-right:1rem}";
 
@@ -15,7 +16,7 @@ function Document({ title, children }: { title: string; children?: ReactNode }) 
     "html",
     { lang: "en" },
     h("head", null, h("meta", { charSet: "utf-8" }), h("title", null, title), h("style", null, STYLE)),
-    h("body", null, h("nav", null, h("a", { href: "/" }, "Dashboard"), h("a", { href: "/page-a" }, "Scenario A"), h("a", { href: "/bench" }, "Benchmarks")), children),
+    h("body", null, h("nav", null, h("a", { href: "/" }, "Dashboard"), h("a", { href: "/page-a" }, "Scenario A"), h("a", { href: "/bench" }, "Benchmarks"), h("a", { href: "/errors" }, "Errors")), children),
   );
 }
 
@@ -42,6 +43,21 @@ async function BenchResults() {
   return svg ? h("div", { dangerouslySetInnerHTML: { __html: svg } }) : h("p", null, "No results yet: run npm run bench.");
 }
 
+async function Forecast(): Promise<never> {
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  throw new Error("The forecast service is down");
+}
+
+function Errors() {
+  return h(
+    Document,
+    { title: "contrail errors" },
+    h("h1", null, "Errors"),
+    h("p", null, "A server component fails; the client error boundary around it catches the error once the page hydrates:"),
+    h(ErrorBoundary, null, h(Suspense, { fallback: h("p", { id: "forecast-loading" }, "Loading the forecast…") }, h(Forecast))),
+  );
+}
+
 function Bench() {
   return h(Document, { title: "contrail benchmarks" }, h("h1", null, "Benchmarks"), h(BenchResults));
 }
@@ -54,7 +70,15 @@ const pages: Record<string, () => ReactNode> = {
   "/": () => h(Dashboard),
   "/page-a": () => h(DeferTask),
   "/bench": () => h(Bench),
+  "/errors": () => h(Errors),
 };
+
+/** Logs a server component's error under a digest; the browser sees only the digest. */
+function onError(error: unknown): string {
+  const digest = crypto.randomUUID().slice(0, 8);
+  console.error(`digest ${digest}:`, error instanceof Error ? error.message : error);
+  return digest;
+}
 
 /**
  * The demo's routes, on contrail's Hono adapter: HTML through `html` (the
@@ -62,7 +86,7 @@ const pages: Record<string, () => ReactNode> = {
  */
 export function createApp(clientManifest: ClientManifest, html: HTMLRenderer): Hono {
   const app = new Hono();
-  app.use(rsc({ clientManifest, html }));
+  app.use(rsc({ clientManifest, html, onError }));
   app.get("/favicon.ico", (c) => c.body(null, 204));
   app.get("*", (c) => {
     const page = pages[c.req.path];
