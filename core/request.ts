@@ -55,6 +55,8 @@ export interface Request {
   openTasks: Set<Task>;
   openStreams: Set<OpenStream>;
   pinged: Task[];
+  /** The render's first tick (until a 0 ms timer, as React's): pinged work runs in a microtask, so what is ready at once joins the shell. */
+  opening: boolean;
   workScheduled: boolean;
   flushScheduled: boolean;
   sink: Sink | null;
@@ -94,6 +96,7 @@ export function createRequest(manifest: ClientManifest, options: RenderOptions |
     openTasks: new Set(),
     openStreams: new Set(),
     pinged: [],
+    opening: true,
     workScheduled: false,
     flushScheduled: false,
     sink: null,

@@ -51,12 +51,15 @@ export function createTask(request: Request, model: unknown, keyPath: string | n
   return task;
 }
 
+// After the first tick, as in React, pinged work waits for a macrotask: every
+// task that resolved in one turn renders in one pass, in the order React's
+// would (which decides where a shared value is written first), and flushes once.
 export function pingTask(request: Request, task: Task): void {
   request.pinged.push(task);
-  if (!request.workScheduled) {
-    request.workScheduled = true;
-    queueMicrotask(() => performWork(request));
-  }
+  if (request.workScheduled) return;
+  request.workScheduled = true;
+  if (request.opening) queueMicrotask(() => performWork(request));
+  else scheduleMacrotask(() => performWork(request));
 }
 
 /** A component below the walk suspended on `wakeable`: it resumes in a row of its own. */
@@ -248,7 +251,7 @@ function performWork(request: Request): void {
     }
   });
   request.workScheduled = false;
-  if (request.pending === 0) flush(request);
+  if (request.pending === 0 || !request.opening) flush(request);
   else scheduleFlush(request);
 }
 
@@ -319,6 +322,7 @@ function fatalError(request: Request, error: unknown): void {
 export function startWork(request: Request, model: unknown): void {
   const root = createTask(request, model);
   pingTask(request, root);
+  setTimeout(() => (request.opening = false), 0);
 }
 
 /** Attaches the destination; everything completed so far is written at once. */
