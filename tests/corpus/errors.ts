@@ -23,6 +23,11 @@ function UsesContext() {
   return React.useContext(React.createContext("client"));
 }
 
+async function AsyncParent({ children }: { children?: React.ReactNode }) {
+  await new Promise((resolve) => setTimeout(resolve, 1));
+  return h("section", null, children);
+}
+
 class Point {
   x = 1;
 }
@@ -33,6 +38,8 @@ export const errorCases: Case[] = [
   { name: "error: at the root", model: () => h(Throws, { message: "root failure" }) },
   { name: "error: inside Suspense", model: () => h("main", null, h(Suspense, { fallback: "oops" }, h(Throws, { message: "inside suspense" }))) },
   { name: "error: async rejection inside Suspense", model: () => h(Suspense, { fallback: "…" }, h(Rejects)) },
+  { name: "error: thrown below an async component", model: () => h(Suspense, { fallback: "…" }, h(AsyncParent, null, h("p", null, "kept"), h(Throws, { message: "below async" }))) },
+  { name: "error: rejected two async levels down", model: () => h("main", null, h(AsyncParent, null, h(Suspense, { fallback: "…" }, h(AsyncParent, null, h(Rejects))))) },
   { name: "error: sibling keeps rendering", model: () => h("div", null, h("p", null, "before"), h(Suspense, { fallback: "x" }, h(Throws, { message: "middle" })), h("p", null, "after")) },
   { name: "error: client-only hook", model: () => h(Suspense, { fallback: "x" }, h(UsesState)) },
   { name: "error: client context", model: () => h(Suspense, { fallback: "x" }, h(UsesContext)) },
