@@ -55,8 +55,8 @@ export interface Request {
   openTasks: Set<Task>;
   openStreams: Set<OpenStream>;
   pinged: Task[];
-  /** The render's first tick (until a 0 ms timer, as React's): pinged work runs in a microtask, so what is ready at once joins the shell. */
-  opening: boolean;
+  /** The turn the render started in: during it, pinged work runs in a microtask, so what is ready at once joins the shell. */
+  openingTurn: number;
   workScheduled: boolean;
   flushScheduled: boolean;
   sink: Sink | null;
@@ -96,7 +96,7 @@ export function createRequest(manifest: ClientManifest, options: RenderOptions |
     openTasks: new Set(),
     openStreams: new Set(),
     pinged: [],
-    opening: true,
+    openingTurn: -1,
     workScheduled: false,
     flushScheduled: false,
     sink: null,

@@ -51,6 +51,25 @@ export function createTask(request: Request, model: unknown, keyPath: string | n
   return task;
 }
 
+// Turns of the event loop, counted by one 0 ms timer (React's measure of a
+// render's first tick) shared by every render that starts in the same turn.
+let turn = 0;
+let turnTimerArmed = false;
+
+function markTurn(): number {
+  if (!turnTimerArmed) {
+    turnTimerArmed = true;
+    setTimeout(() => {
+      turn++;
+      turnTimerArmed = false;
+    }, 0);
+  }
+  return turn;
+}
+
+/** Still in the turn the render started in: React's opening phase. */
+const opening = (request: Request) => request.openingTurn === turn;
+
 // After the first tick, as in React, pinged work waits for a macrotask: every
 // task that resolved in one turn renders in one pass, in the order React's
 // would (which decides where a shared value is written first), and flushes once.
@@ -58,7 +77,7 @@ export function pingTask(request: Request, task: Task): void {
   request.pinged.push(task);
   if (request.workScheduled) return;
   request.workScheduled = true;
-  if (request.opening) queueMicrotask(() => performWork(request));
+  if (opening(request)) queueMicrotask(() => performWork(request));
   else scheduleMacrotask(() => performWork(request));
 }
 
@@ -251,7 +270,7 @@ function performWork(request: Request): void {
     }
   });
   request.workScheduled = false;
-  if (request.pending === 0 || !request.opening) flush(request);
+  if (request.pending === 0 || !opening(request)) flush(request);
   else scheduleFlush(request);
 }
 
@@ -320,9 +339,8 @@ function fatalError(request: Request, error: unknown): void {
 }
 
 export function startWork(request: Request, model: unknown): void {
-  const root = createTask(request, model);
-  pingTask(request, root);
-  setTimeout(() => (request.opening = false), 0);
+  request.openingTurn = markTurn();
+  pingTask(request, createTask(request, model));
 }
 
 /** Attaches the destination; everything completed so far is written at once. */

@@ -18,8 +18,9 @@ process.on("unhandledRejection", () => void counters.unhandled++);
 function wait(ms: number): Promise<void> {
   const signal = cacheSignal();
   return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
+    const stop = () => (clearTimeout(timer), resolve());
+    const timer = setTimeout(() => (signal?.removeEventListener("abort", stop), resolve()), ms);
+    signal?.addEventListener("abort", stop, { once: true });
   });
 }
 
