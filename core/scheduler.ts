@@ -7,7 +7,9 @@
 //   never one row or one task per element;
 // - async work (suspended components, promises, streams) becomes tasks whose
 //   rows are written as they resolve; every row completed in the same tick
-//   goes out in one flush, as one chunk.
+//   goes out in one flush, as one chunk. As in React, work that resolves in
+//   the render's first tick runs at once (microtasks); later, everything that
+//   resolved in one turn renders together in the next macrotask.
 import { SuspenseException, runWithRequest, takeSuspendedThenable, takeThenableState } from "./dispatcher.ts";
 import { setRetryThenableState } from "./elements.ts";
 import { setHintListener } from "./hints.ts";
