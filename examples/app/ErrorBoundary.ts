@@ -1,9 +1,11 @@
 "use client";
 import { Component, createElement as h, type ReactNode } from "react";
 
+type State = { error: (Error & { digest?: string }) | null };
+
 /** Shows what went wrong below it; in production a server error carries only its digest. */
-export class ErrorBoundary extends Component<{ children?: ReactNode }, { error: any }> {
-  state = { error: null as any };
+export class ErrorBoundary extends Component<{ children?: ReactNode }, State> {
+  state: State = { error: null };
   static getDerivedStateFromError(error: unknown) {
     return { error };
   }

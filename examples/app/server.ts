@@ -76,7 +76,7 @@ const pages: Record<string, () => ReactNode> = {
 /** Logs a server component's error under a digest; the browser sees only the digest. */
 function onError(error: unknown): string {
   const digest = crypto.randomUUID().slice(0, 8);
-  console.error(`digest ${digest}:`, error instanceof Error ? error.message : error);
+  console.error(`digest ${digest}:`, error);
   return digest;
 }
 

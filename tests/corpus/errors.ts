@@ -3,7 +3,7 @@
 import * as React from "react";
 import { Suspense, createElement as h } from "react";
 import type { Case } from "./case.ts";
-import { Guard, Show } from "./server-references.ts";
+import { ErrorBoundary, Show } from "./server-references.ts";
 
 function Throws({ message }: { message: string }): never {
   throw new Error(message);
@@ -46,10 +46,10 @@ export const errorCases: Case[] = [
   { name: "error: ref on an element", model: () => h(Suspense, { fallback: "x" }, h("div", { ref: { current: null } })) },
   // In HTML an error boundary does not catch (react-dom/server has none): the
   // nearest Suspense shows its fallback and the browser's render meets the boundary.
-  { name: "error: client error boundary around Suspense", model: () => h(Guard, null, h(Suspense, { fallback: "loading" }, h(Throws, { message: "guarded" }))) },
-  { name: "error: client error boundary around an async rejection", model: () => h("div", null, h(Guard, null, h(Suspense, { fallback: "…" }, h(Rejects)))) },
-  { name: "error: client error boundary inside Suspense", model: () => h(Suspense, { fallback: "outer" }, h(Guard, null, h("p", null, h(Throws, { message: "inner" })))) },
-  { name: "error: client error boundary with no Suspense fails the shell", model: () => h("main", null, h(Guard, null, h(Throws, { message: "shell" }))) },
+  { name: "error: client error boundary around Suspense", model: () => h(ErrorBoundary, null, h(Suspense, { fallback: "loading" }, h(Throws, { message: "guarded" }))) },
+  { name: "error: client error boundary around an async rejection", model: () => h("div", null, h(ErrorBoundary, null, h(Suspense, { fallback: "…" }, h(Rejects)))) },
+  { name: "error: client error boundary inside Suspense", model: () => h(Suspense, { fallback: "outer" }, h(ErrorBoundary, null, h("p", null, h(Throws, { message: "inner" })))) },
+  { name: "error: client error boundary with no Suspense fails the shell", model: () => h("main", null, h(ErrorBoundary, null, h(Throws, { message: "shell" }))) },
   { name: "error: thrown string", model: () => h(Suspense, { fallback: "x" }, h(() => { throw "plain string"; })) },
   bad("unregistered function", () => function helper() {}),
   bad("event handler", () => ({ onClick: () => {} })),

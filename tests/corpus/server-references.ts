@@ -12,7 +12,7 @@ const clientOnly = () => () => {
   throw new Error("client only");
 };
 export const Box = registerClientReference(clientOnly(), "./test-client", "Box") as any;
-export const Guard = registerClientReference(clientOnly(), "./test-client", "Guard") as any;
+export const ErrorBoundary = registerClientReference(clientOnly(), "./test-client", "ErrorBoundary") as any;
 export const Show = registerClientReference(clientOnly(), "./test-client", "Show") as any;
 export const testClientModule = createClientModuleProxy("./test-client");
 

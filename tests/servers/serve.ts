@@ -10,14 +10,16 @@ import { scenarios } from "../../bench/scenarios.ts";
 
 const adapter = process.argv[2];
 const clientManifest = {};
-// Components called, and called after their request was aborted; rejections nobody handled.
-const counters = { calls: 0, callsAfterAbort: 0, unhandled: 0 };
+// Components called, and called after their request was aborted; /slow renders
+// that ran to their end; rejections nobody handled.
+const counters = { calls: 0, callsAfterAbort: 0, completed: 0, unhandled: 0 };
 process.on("unhandledRejection", () => void counters.unhandled++);
 
 /** Resolves after `ms`, or at once when the render is over (its timer cleared), as a user's fetch would. */
 function wait(ms: number): Promise<void> {
   const signal = cacheSignal();
   return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
     const stop = () => (clearTimeout(timer), resolve());
     const timer = setTimeout(() => (signal?.removeEventListener("abort", stop), resolve()), ms);
     signal?.addEventListener("abort", stop, { once: true });
@@ -31,9 +33,12 @@ async function Late({ delay }: { delay: number }) {
 
 async function Step({ n }: { n: number }): Promise<any> {
   counters.calls++;
-  if (cacheSignal()?.aborted) counters.callsAfterAbort++;
+  const signal = cacheSignal();
+  if (signal?.aborted) counters.callsAfterAbort++;
   await wait(5);
-  return n === 0 ? h("b", null, "end") : h("div", null, n, h(Step, { n: n - 1 }));
+  if (n > 0) return h("div", null, n, h(Step, { n: n - 1 }));
+  if (!signal?.aborted) counters.completed++;
+  return h("b", null, "end");
 }
 
 function RootError(): never {
