@@ -3,8 +3,8 @@
 // 0–39 ms, then 30 s of autocannon at 64 connections. No component may run
 // after its request was aborted, no render may run to its end, no timer may be
 // left, nothing may be rejected unhandled, no request may fail, and the heap
-// after GC must come back. `npm run soak` raises the
-// bounds (STORM_REQUESTS, LOAD_SECONDS).
+// after GC must come back. `npm run soak` raises the bounds (STORM_REQUESTS,
+// LOAD_SECONDS).
 import { ok, strictEqual } from "node:assert/strict";
 import { connect } from "node:net";
 import autocannon from "autocannon";
