@@ -1,15 +1,11 @@
-// The demo in a real browser: headless Chromium (Debian's, driven by
+// The demo in a real browser: headless Chromium (from npm, driven by
 // playwright-core) loads the page from this runtime's server; it hydrates
 // without errors, the client counter counts, and the Suspense feed streams in.
 import { ok, strictEqual } from "node:assert/strict";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
+import { launchBrowser } from "./support/browser.ts";
 import { run, test } from "./support/harness.ts";
 import { startServerProcess, type ServerProcess } from "./support/server-process.ts";
-
-const CHROMIUM_FLAGS = [
-  "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync",
-];
 
 let server: ServerProcess;
 let browser: Browser;
@@ -18,7 +14,7 @@ test("the demo starts on this runtime", async () => {
   const runtime = (globalThis as any).Deno ? ["run", "-A", "--unstable-no-legacy-abort"] : [];
   process.env.PORT = "0";
   server = await startServerProcess([process.execPath, ...runtime, new URL("../examples/serve.ts", import.meta.url).pathname]);
-  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_FLAGS });
+  browser = await launchBrowser();
 });
 
 test("the shell streams first, the Suspense feed after it", async () => {
