@@ -10,9 +10,9 @@ import { measure } from "mitata";
 import { createElement as h } from "react";
 import { renderToReadableStream as renderFizz } from "react-dom/server.edge";
 import { createFromReadableStream } from "react-server-dom-webpack/client.edge";
-import { renderToHTMLStream } from "../core/html.ts";
-import { injectFlightPayload } from "../core/inline-payload.ts";
-import { bundleServerGraph } from "../core/server-graph.ts";
+import { renderToHTMLStream } from "../core/html/index.ts";
+import { injectFlightPayload } from "../core/html/inline-payload.ts";
+import { bundleServerGraph } from "../core/bundle/server-graph.ts";
 import { scenarioClientModules } from "./client-components.ts";
 import { Page, ServerTable, products } from "./pages.ts";
 

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createFromReadableStream } from "react-server-dom-webpack/client.edge";
-import { bundleServerGraph } from "../core/server-graph.ts";
+import { bundleServerGraph } from "../core/bundle/server-graph.ts";
 import { clientModuleExports } from "./corpus/client-modules.ts";
 import { renderHTML } from "./differential/render-html.ts";
 import { run, test } from "./support/harness.ts";

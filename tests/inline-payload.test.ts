@@ -1,8 +1,8 @@
 // The Flight payload inlined in HTML: whatever the rows hold, every script
 // stays a script, the bytes arrive unchanged, and </body></html> stays last.
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
-import { flightScript, injectFlightPayload } from "../core/inline-payload.ts";
-import { inlinePayloadStream } from "../core/inline-payload-client.ts";
+import { flightScript, injectFlightPayload } from "../core/html/inline-payload.ts";
+import { inlinePayloadStream } from "../core/html/payload-stream.ts";
 import { run, test } from "./support/harness.ts";
 
 const encoder = new TextEncoder();

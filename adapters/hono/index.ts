@@ -1,9 +1,9 @@
-// contrail/hono: `app.use(rsc({ clientManifest }))`, then `return c.rsc(<Page />)`
+// contrail/hono: `app.use(rsc())`, then `return c.rsc(<Page />)`
 // in a route. The body goes out on the native stream of the runtime Hono runs
 // on: Bun's direct stream, Deno's pulled byte stream, a web stream on Node.
 import type { Context, MiddlewareHandler } from "hono";
-import { toReadableStream, type ClientManifest, type FlightRender, type RenderOptions } from "../../core/index.ts";
-import { flightResponse, htmlResponse, wantsFlight, type HTMLRenderer } from "../../core/http.ts";
+import { toReadableStream, type FlightRender } from "../../core/index.ts";
+import { assetResponse, pageResponse, resolveServeOptions, type ServeOptions } from "../../core/http.ts";
 import { toDirectStream } from "../bun/index.ts";
 import { toPullStream } from "../deno/index.ts";
 
@@ -14,11 +14,8 @@ declare module "hono" {
   }
 }
 
-export interface RscOptions extends Omit<RenderOptions, "signal"> {
-  clientManifest: ClientManifest;
-  /** With it, `c.rsc` answers HTML (payload inlined) to requests that do not ask for Flight. */
-  html?: HTMLRenderer;
-}
+/** Render options, and the app's manifest and HTML renderer unless given (see core/http.ts). */
+export type RscOptions = ServeOptions;
 
 const nativeBody: (render: FlightRender) => ReadableStream<Uint8Array> =
   typeof (globalThis as any).Bun !== "undefined" ? toDirectStream : typeof (globalThis as any).Deno !== "undefined" ? toPullStream : toReadableStream;
@@ -31,14 +28,12 @@ function requestSignal(c: Context): AbortSignal {
   return gone ? AbortSignal.abort(new Error("The client disconnected.")) : c.req.raw.signal;
 }
 
-export function rsc(options: RscOptions): MiddlewareHandler {
-  const { clientManifest, html, ...renderOptions } = options;
+export function rsc(options: RscOptions = {}): MiddlewareHandler {
+  const served = resolveServeOptions(options);
   return async (c, next) => {
-    c.rsc = (model) => {
-      const requestOptions = { ...renderOptions, signal: requestSignal(c) };
-      if (html && !wantsFlight(c.req.raw.headers)) return htmlResponse(model, clientManifest, requestOptions, html);
-      return flightResponse(model, clientManifest, requestOptions, nativeBody);
-    };
+    const asset = assetResponse(served, c.req.url);
+    if (asset) return asset;
+    c.rsc = (model) => pageResponse(model, served, { headers: c.req.raw.headers, signal: requestSignal(c) }, nativeBody);
     await next();
   };
 }

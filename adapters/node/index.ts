@@ -4,7 +4,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable, type Writable } from "node:stream";
 import { renderToSink, type ClientManifest, type FlightRender, type RenderOptions } from "../../core/index.ts";
-import { FLIGHT_HEADERS, htmlResponse, shellStatus, wantsFlight, type HandlerOptions } from "../../core/http.ts";
+import { FLIGHT_HEADERS, assetResponse, htmlResponse, resolveServeOptions, shellStatus, wantsFlight, type HandlerOptions } from "../../core/http.ts";
 
 export interface PipeableStream {
   pipe<T extends Writable>(destination: T): T;
@@ -35,10 +35,18 @@ export function renderToPipeableStream(model: unknown, clientManifest: ClientMan
   };
 }
 
+function sendResponse(response: Response, res: ServerResponse): void {
+  res.writeHead(response.status, Object.fromEntries(response.headers));
+  Readable.fromWeb(response.body as any).pipe(res);
+}
+
 /** A `node:http` request listener; a client that disconnects aborts its render. */
 export function createRequestListener(options: HandlerOptions<IncomingMessage>): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
-  const { clientManifest, render, html, ...renderOptions } = options;
+  const { render, ...serveOptions } = options;
+  const served = resolveServeOptions(serveOptions);
   return async (req, res) => {
+    const asset = assetResponse(served, req.url!);
+    if (asset) return sendResponse(asset, res);
     const disconnect = new AbortController();
     const disconnected = () => disconnect.abort(new Error("The client disconnected."));
     // The client may be gone before this runs: then 'close' has already fired.
@@ -47,14 +55,10 @@ export function createRequestListener(options: HandlerOptions<IncomingMessage>):
       if (!res.writableFinished) disconnected();
     });
     const model = await render(req);
-    const requestOptions = { ...renderOptions, signal: disconnect.signal };
-    if (html && !wantsFlight(new Headers(req.headers as Record<string, string>))) {
-      const response = await htmlResponse(model, clientManifest, requestOptions, html);
-      res.writeHead(response.status, Object.fromEntries(response.headers));
-      Readable.fromWeb(response.body as any).pipe(res);
-      return;
+    if (served.html && !wantsFlight(new Headers(req.headers as Record<string, string>))) {
+      return sendResponse(await htmlResponse(model, served, disconnect.signal), res);
     }
-    const stream = renderToPipeableStream(model, clientManifest, requestOptions);
+    const stream = renderToPipeableStream(model, served.clientManifest, { ...served.renderOptions, signal: disconnect.signal });
     res.writeHead(await stream.status(), FLIGHT_HEADERS);
     stream.pipe(res);
   };

@@ -4,8 +4,6 @@ import { Suspense, createElement as h, type ReactNode } from "react";
 import { Sections } from "../../bench/pages.ts";
 import { Hono } from "hono";
 import { rsc } from "../../adapters/hono/index.ts";
-import type { HTMLRenderer } from "../../core/http.ts";
-import type { ClientManifest } from "../../core/index.ts";
 import { Counter } from "./Counter.ts";
 import { ErrorBoundary } from "./ErrorBoundary.ts";
 
@@ -81,16 +79,16 @@ function onError(error: unknown): string {
 }
 
 /**
- * The demo's routes, on contrail's Hono adapter: HTML through `html` (the
- * client graph's half of the fused path), or Flight when the request asks.
+ * The demo's routes, on contrail's Hono adapter: HTML pages (with the
+ * manifest and HTML renderer loadApp gave this server graph), or Flight when
+ * the request asks.
  */
-export function createApp(clientManifest: ClientManifest, html: HTMLRenderer): Hono {
-  const app = new Hono();
-  app.use(rsc({ clientManifest, html, onError }));
-  app.get("/favicon.ico", (c) => c.body(null, 204));
-  app.get("*", (c) => {
-    const page = pages[c.req.path];
-    return page ? c.rsc(page()) : c.text("Not found", 404);
-  });
-  return app;
-}
+const app = new Hono();
+app.use(rsc({ onError }));
+app.get("/favicon.ico", (c) => c.body(null, 204));
+app.get("*", (c) => {
+  const page = pages[c.req.path];
+  return page ? c.rsc(page()) : c.text("Not found", 404);
+});
+
+export default app;

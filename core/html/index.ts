@@ -4,7 +4,7 @@
 // React), beside the server graph (see ./server-graph.ts).
 import { renderToReadableStream as renderFizz } from "react-dom/server.edge";
 import { injectFlightPayload } from "./inline-payload.ts";
-import type { HTMLParts } from "./index.ts";
+import type { HTMLParts } from "../index.ts";
 
 export interface HTMLOptions {
   /** Client module id → the module's exports, for server-side rendering. */

@@ -1,0 +1,35 @@
+// What contrail/app's `loadApp` (in the host process) hands the server graph
+// it bundled and loaded: the client manifest, the HTML renderer of the client
+// graph, and the browser bundle. The two graphs hold separate copies of this
+// module, so the hand-over goes through one global slot; handlers read it
+// when they are created, so each app keeps its own.
+import type { ClientManifest } from "./types.ts";
+import type { HTMLParts } from "./index.ts";
+
+/**
+ * Renders the fused path's parts to HTML in the client graph, usually
+ * `(parts) => renderToHTMLStream(parts, { clientModules, bootstrapModules })`.
+ */
+export type HTMLRenderer = (parts: HTMLParts, signal: AbortSignal) => Promise<ReadableStream<Uint8Array>>;
+
+export interface Asset {
+  body: string;
+  headers: Record<string, string>;
+}
+
+export interface AppContext {
+  clientManifest: ClientManifest;
+  html: HTMLRenderer;
+  /** Files the handlers serve themselves, by path (the browser bundle). */
+  assets: Record<string, Asset>;
+}
+
+const SLOT = Symbol.for("contrail.app");
+
+export function currentApp(): AppContext | undefined {
+  return (globalThis as any)[SLOT];
+}
+
+export function setCurrentApp(app: AppContext): void {
+  (globalThis as any)[SLOT] = app;
+}
