@@ -9,7 +9,7 @@ import { toPullStream } from "../deno/index.ts";
 
 declare module "hono" {
   interface Context {
-    /** Answers with `model` as Flight (or HTML, with the `html` option); aborted if the client goes away. */
+    /** Answers with `model` as HTML (with the app's or the `html` option's renderer) or Flight, as the request asks; aborted if the client goes away. */
     rsc(model: unknown): Promise<Response>;
   }
 }
