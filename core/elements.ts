@@ -202,20 +202,38 @@ function encodeType(type: any): unknown {
 
 function renderHostElement(type: unknown, key: string | null, props: any, slotLoc: number): unknown {
   const { keyPath, implicitSlot } = cursor;
+  // Where elements are looked up, walkElement has recorded this one.
+  const unrecorded = keyPath === null && !implicitSlot ? null : cursor.currentModel;
   const fullKey = key === null ? keyPath : keyPath === null ? key : keyPath + "," + key;
   const wrap = implicitSlot && fullKey !== null;
   const request = cursor.request;
   const elementLoc = wrap ? childLoc(request, slotLoc, 0) : slotLoc;
   cursor.keyPath = null;
   cursor.implicitSlot = false;
-  const json = ["$", encodeType(type), fullKey === null ? null : encodeString(fullKey), walkProps(props, elementLoc)];
+  const json = ["$", encodeType(type), fullKey === null ? null : encodeString(fullKey), walkProps(props, elementLoc, unrecorded, slotLoc === cursor.rowLoc)];
   cursor.keyPath = keyPath;
   cursor.implicitSlot = implicitSlot;
   return wrap ? [json] : json;
 }
 
-// Props objects are made fresh by createElement and jsx for every element, so
-// they are located (their children need a path) but never looked up as shared.
-function walkProps(props: any, elementLoc: number): unknown {
-  return walkProperties(props, childLoc(cursor.request, elementLoc, "props"));
+// An element rendered again where elements are not looked up (a component's
+// result) refers to the props it wrote first, as in React, rather than
+// sharing only what they hold. Where elements are looked up, walkElement
+// records the element, and its props sit under it. Elsewhere (`unrecorded`
+// is then the element) only a row's root records its props: an async
+// component's result reached again from another row. Recording every
+// component's result cost a quarter of scenario A's render time, so a sync
+// component's result rendered twice still shares only what its props hold.
+function walkProps(props: any, elementLoc: number, unrecorded: unknown, rowRoot: boolean): unknown {
+  const request = cursor.request;
+  const seen = request.seen;
+  const propsAt = seen.get(props);
+  if (propsAt !== undefined) return referenceTo(request, propsAt);
+  if (unrecorded !== null) {
+    const elementAt = seen.get(unrecorded as object);
+    if (elementAt !== undefined) return referenceTo(request, elementAt) + ":props";
+  }
+  const loc = childLoc(request, elementLoc, "props");
+  if (rowRoot && unrecorded !== null && loc !== NO_LOC) seen.set(props, loc);
+  return walkProperties(props, loc);
 }
