@@ -280,19 +280,21 @@ export function writeModelRow(request: Request, id: number, value: unknown, addr
 // ---- work and flushing ---------------------------------------------------------
 
 function performWork(request: Request): void {
+  // Tasks pinged while these render (a promise found already fulfilled) wait
+  // for the next pass, as in React: an abort in between reaches them too.
+  const pinged = request.pinged;
+  request.pinged = [];
+  request.workScheduled = false;
   cursor.request = request;
   request.working = true;
   runWithRequest(request, () => {
     try {
-      const pinged = request.pinged;
       for (let i = 0; i < pinged.length; i++) retryTask(request, pinged[i]);
-      pinged.length = 0;
     } catch (error) {
       fatalError(request, error);
     }
   });
   request.working = false;
-  request.workScheduled = false;
   if (request.pending === 0 || !opening(request)) flush(request);
   else scheduleFlush(request);
 }

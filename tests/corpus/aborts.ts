@@ -26,6 +26,12 @@ async function AsyncLeaf({ label, ready = later(null) }: { label: string; ready?
   return h("i", null, label);
 }
 
+async function AbortsAfterAwait({ abort }: { abort: () => void }) {
+  await Promise.resolve();
+  abort();
+  return h("p", null, "rendered after the abort");
+}
+
 async function AbortsWhenReady({ abort, ready }: { abort: () => void; ready: Promise<unknown> }) {
   await ready;
   return h(Aborts, { abort });
@@ -92,6 +98,16 @@ export const abortCases: Case[] = [
         h(Suspense, { fallback: "b" }, h(AbortsWhenReady, { abort, ready })),
         h(Suspense, { fallback: "c" }, h(AsyncLeaf, { label: "same turn", ready })));
     },
+  },
+  // abort() between renders: every row not written yet is aborted, also one
+  // whose promise was already fulfilled but that had not rendered yet.
+  {
+    name: "abort: between microtasks, a fulfilled promise not rendered yet",
+    model: (abort) =>
+      h("div", null,
+        h(Suspense, { fallback: "a" }, h(AbortsAfterAwait, { abort })),
+        h(Suspense, { fallback: "b" }, h(AsyncLeaf, { label: "pending" })),
+        h(Show, { pending: later("pending"), fulfilled: fulfilled("fulfilled") })),
   },
   // One element value in two async rows: the second refers to its props.
   {
