@@ -21,7 +21,7 @@ import {
   REACT_MEMO_TYPE,
   TEMPORARY_REFERENCE_TAG,
 } from "./react-symbols.ts";
-import { outlineError } from "./request.ts";
+import { ABORTING, outlineError } from "./request.ts";
 import { suspendTask } from "./scheduler.ts";
 import { DEFERRED, NO_LOC, childLoc, cursor, referenceTo, walk, walkArray, walkProperties, walkRoot } from "./serialize.ts";
 
@@ -29,6 +29,17 @@ import { DEFERRED, NO_LOC, childLoc, cursor, referenceTo, walk, walkArray, walkP
 const ELEMENT_OVERHEAD = 14;
 
 const EMPTY_PARENT = {};
+
+function noop(): void {}
+
+/** Thrown where an abort stops the walk; what catches it writes the abort's error instead. */
+const RENDER_ABORTED = new Error("The render was aborted.");
+
+// As in React, a component or lazy reached after an abort still runs, but
+// what it produced is dropped: its place becomes the abort's error.
+function stopIfAborted(): void {
+  if (cursor.request.status === ABORTING) throw RENDER_ABORTED;
+}
 
 /**
  * An element found at `key` of an object located at `parentLoc`. Past the row
@@ -68,6 +79,7 @@ export function walkLazy(lazy: any, parent: object, key: string | number, parent
   try {
     cursor.currentModel = lazy;
     const resolved = lazy._init(lazy._payload);
+    stopIfAborted();
     return isRoot ? walkRoot(resolved, parentLoc, false) : walk(resolved, parent, key, parentLoc);
   } catch (thrown) {
     return outlineThrown(lazy, thrown, keyPath, implicitSlot);
@@ -91,12 +103,17 @@ function outlineThrown(model: unknown, thrown: unknown, keyPath: string | null, 
   cursor.keyPath = keyPath;
   cursor.implicitSlot = implicitSlot;
   const wakeable = thrown === SuspenseException ? takeSuspendedThenable() : thrown;
+  const request = cursor.request;
+  if (request.status === ABORTING) {
+    prepareThenableState(null);
+    return "$L" + request.abortErrorId.toString(16);
+  }
   if (typeof wakeable === "object" && wakeable !== null && typeof (wakeable as any).then === "function") {
     const id = suspendTask(cursor.currentModel, thrownKeyPath, thrownImplicitSlot, takeThenableState(), wakeable as PromiseLike<unknown>);
     return "$L" + id.toString(16);
   }
   prepareThenableState(null);
-  return "$L" + outlineError(cursor.request, explain(wakeable)).toString(16);
+  return "$L" + outlineError(request, explain(wakeable)).toString(16);
 }
 
 /** A stack overflow says what it means for a model. */
@@ -125,8 +142,11 @@ function renderElement(type: any, key: string | null, ref: unknown, props: any, 
   }
   if (type !== null && typeof type === "object" && type.$$typeof !== CLIENT_REFERENCE_TAG) {
     switch (type.$$typeof) {
-      case REACT_LAZY_TYPE:
-        return renderElement(type._init(type._payload), key, ref, props, slotLoc);
+      case REACT_LAZY_TYPE: {
+        const resolved = type._init(type._payload);
+        stopIfAborted();
+        return renderElement(resolved, key, ref, props, slotLoc);
+      }
       case REACT_FORWARD_REF_TYPE:
         return renderComponent(type.render, key, props, slotLoc);
       case REACT_MEMO_TYPE:
@@ -141,7 +161,13 @@ function renderElement(type: any, key: string | null, ref: unknown, props: any, 
 function renderComponent(Component: Function, key: string | null, props: unknown, slotLoc: number): unknown {
   prepareThenableState(retryThenableState);
   retryThenableState = null;
-  const result = asRenderable(Component(props, undefined));
+  const rendered = Component(props, undefined);
+  if (cursor.request.status === ABORTING) {
+    // Nobody reads it now: its rejection must not go unhandled.
+    if (typeof rendered?.then === "function" && rendered.$$typeof !== CLIENT_REFERENCE_TAG) rendered.then(noop, noop);
+    throw RENDER_ABORTED;
+  }
+  const result = asRenderable(rendered);
   const { keyPath, implicitSlot } = cursor;
   if (key !== null) cursor.keyPath = keyPath === null ? key : keyPath + "," + key;
   else if (keyPath === null) cursor.implicitSlot = true;
@@ -181,7 +207,9 @@ function renderChained(value: any, slotLoc: number): unknown {
     }
     if (value.$$typeof === REACT_LAZY_TYPE) {
       cursor.currentModel = value;
-      return renderChained(value._init(value._payload), slotLoc);
+      const resolved = value._init(value._payload);
+      stopIfAborted();
+      return renderChained(resolved, slotLoc);
     }
     if (Array.isArray(value)) return walkArray(value, slotLoc);
   }
@@ -202,20 +230,38 @@ function encodeType(type: any): unknown {
 
 function renderHostElement(type: unknown, key: string | null, props: any, slotLoc: number): unknown {
   const { keyPath, implicitSlot } = cursor;
+  // Where elements are looked up, walkElement has recorded this one.
+  const unrecorded = keyPath === null && !implicitSlot ? null : cursor.currentModel;
   const fullKey = key === null ? keyPath : keyPath === null ? key : keyPath + "," + key;
   const wrap = implicitSlot && fullKey !== null;
   const request = cursor.request;
   const elementLoc = wrap ? childLoc(request, slotLoc, 0) : slotLoc;
   cursor.keyPath = null;
   cursor.implicitSlot = false;
-  const json = ["$", encodeType(type), fullKey === null ? null : encodeString(fullKey), walkProps(props, elementLoc)];
+  const json = ["$", encodeType(type), fullKey === null ? null : encodeString(fullKey), walkProps(props, elementLoc, unrecorded, slotLoc === cursor.rowLoc)];
   cursor.keyPath = keyPath;
   cursor.implicitSlot = implicitSlot;
   return wrap ? [json] : json;
 }
 
-// Props objects are made fresh by createElement and jsx for every element, so
-// they are located (their children need a path) but never looked up as shared.
-function walkProps(props: any, elementLoc: number): unknown {
-  return walkProperties(props, childLoc(cursor.request, elementLoc, "props"));
+// An element rendered again where elements are not looked up (a component's
+// result) refers to the props it wrote first, as in React, rather than
+// sharing only what they hold. Where elements are looked up, walkElement
+// records the element, and its props sit under it. Elsewhere (`unrecorded`
+// is then the element) only a row's root records its props: an async
+// component's result reached again from another row. Recording every
+// component's result cost a quarter of scenario A's render time, so a sync
+// component's result rendered twice still shares only what its props hold.
+function walkProps(props: any, elementLoc: number, unrecorded: unknown, rowRoot: boolean): unknown {
+  const request = cursor.request;
+  const seen = request.seen;
+  const propsAt = seen.get(props);
+  if (propsAt !== undefined) return referenceTo(request, propsAt);
+  if (unrecorded !== null) {
+    const elementAt = seen.get(unrecorded as object);
+    if (elementAt !== undefined) return referenceTo(request, elementAt) + ":props";
+  }
+  const loc = childLoc(request, elementLoc, "props");
+  if (rowRoot && unrecorded !== null && loc !== NO_LOC) seen.set(props, loc);
+  return walkProperties(props, loc);
 }

@@ -8,6 +8,8 @@ export const CLOSED = 2;
 
 export const TASK_PENDING = 0;
 export const TASK_DONE = 1;
+/** Being walked right now: an abort from inside its render lets the walk decide what is aborted. */
+export const TASK_RENDERING = 2;
 export const TASK_ABORTED = 3;
 
 /** A row whose value is not ready yet: a suspended component, a pending promise. */
@@ -58,12 +60,17 @@ export interface Request {
   /** The turn the render started in: during it, pinged work runs in a microtask, so what is ready at once joins the shell. */
   openingTurn: number;
   workScheduled: boolean;
+  /** Tasks or a stream's rows are being walked: an abort now is seen by the walk, which flushes after. */
+  working: boolean;
   flushScheduled: boolean;
   sink: Sink | null;
   fatalError: unknown;
   /** The root row (the shell): undefined while pending, null once written, or the digest it failed with. */
   shell: string | null | undefined;
   onShell: (() => void) | null;
+  /** Once aborted: the error row every unfinished part refers to (-1 before), and its digest. */
+  abortErrorId: number;
+  abortDigest: string;
 }
 
 export const DEFAULT_ROW_BUDGET = 12800;
@@ -98,11 +105,14 @@ export function createRequest(manifest: ClientManifest, options: RenderOptions |
     pinged: [],
     openingTurn: -1,
     workScheduled: false,
+    working: false,
     flushScheduled: false,
     sink: null,
     fatalError: undefined,
     shell: undefined,
     onShell: null,
+    abortErrorId: -1,
+    abortDigest: "",
   };
 }
 

@@ -21,6 +21,7 @@ import {
   TASK_ABORTED,
   TASK_DONE,
   TASK_PENDING,
+  TASK_RENDERING,
   emitErrorRow,
   logError,
   settleShell,
@@ -101,10 +102,17 @@ export function suspendTask(
 }
 
 /** A task that will not be written as a model: counts down and, if it was the last, lets the stream close. */
-export function finishTask(request: Request, task: Task): void {
-  task.status = TASK_DONE;
+export function finishTask(request: Request, task: Task, status = TASK_DONE): void {
+  task.status = status;
   request.openTasks.delete(task);
   request.pending--;
+}
+
+/** The render was aborted before `task` was written: its row refers to the abort's error row. */
+export function abortTask(request: Request, task: Task): void {
+  request.queue.reference(task.id, "$" + request.abortErrorId.toString(16));
+  finishTask(request, task, TASK_ABORTED);
+  if (task.id === ROOT_ID) settleShell(request, request.abortDigest);
 }
 
 /** The task failed with `error`: its row becomes an error row. */
@@ -116,8 +124,12 @@ export function failTask(request: Request, task: Task, error: unknown): void {
   if (task.id === ROOT_ID) settleShell(request, digest);
 }
 
+// After an abort, tasks still run if they were created after it (a promise
+// already fulfilled, reached by the walk the abort interrupted), as in React:
+// their components are stopped one by one as they are reached.
 function retryTask(request: Request, task: Task): void {
-  if (task.status !== TASK_PENDING || request.status !== OPEN) return;
+  if (task.status !== TASK_PENDING || request.status === CLOSED) return;
+  task.status = TASK_RENDERING;
   const model = task.model;
   if (typeof model === "object" && model !== null) {
     const $$typeof = (model as any).$$typeof;
@@ -149,7 +161,11 @@ function retryTask(request: Request, task: Task): void {
     if (task.id === ROOT_ID) settleShell(request, null);
   } catch (thrown) {
     const wakeable: any = thrown === SuspenseException ? takeSuspendedThenable() : thrown;
-    if (typeof wakeable === "object" && wakeable !== null && typeof wakeable.then === "function") {
+    task.status = TASK_PENDING;
+    if (request.status === ABORTING) {
+      takeThenableState();
+      abortTask(request, task);
+    } else if (typeof wakeable === "object" && wakeable !== null && typeof wakeable.then === "function") {
       task.model = cursor.currentModel;
       task.keyPath = cursor.keyPath;
       task.implicitSlot = cursor.implicitSlot;
@@ -264,17 +280,21 @@ export function writeModelRow(request: Request, id: number, value: unknown, addr
 // ---- work and flushing ---------------------------------------------------------
 
 function performWork(request: Request): void {
+  // Tasks pinged while these render (a promise found already fulfilled) wait
+  // for the next pass, as in React: an abort in between reaches them too.
+  const pinged = request.pinged;
+  request.pinged = [];
+  request.workScheduled = false;
   cursor.request = request;
+  request.working = true;
   runWithRequest(request, () => {
     try {
-      const pinged = request.pinged;
       for (let i = 0; i < pinged.length; i++) retryTask(request, pinged[i]);
-      pinged.length = 0;
     } catch (error) {
       fatalError(request, error);
     }
   });
-  request.workScheduled = false;
+  request.working = false;
   if (request.pending === 0 || !opening(request)) flush(request);
   else scheduleFlush(request);
 }
@@ -283,6 +303,7 @@ function performWork(request: Request): void {
 export function runInRequest(request: Request, work: () => void): void {
   if (request.status === CLOSED) return;
   cursor.request = request;
+  request.working = true;
   runWithRequest(request, () => {
     try {
       work();
@@ -290,6 +311,7 @@ export function runInRequest(request: Request, work: () => void): void {
       fatalError(request, error);
     }
   });
+  request.working = false;
   scheduleFlush(request);
 }
 
@@ -368,7 +390,10 @@ export function stopFlowing(request: Request, reason: unknown): void {
 
 /**
  * Aborts the render: open streams stop reading and every pending row becomes
- * a reference to one error row, so the client sees each of them fail.
+ * a reference to one error row, so the client sees each of them fail. Called
+ * from inside a render (a component aborting), the walk goes on but stops
+ * each component it reaches after this (see elements.ts), and the rows are
+ * flushed when the walk is over.
  */
 export function abort(request: Request, reason: unknown): void {
   if (request.status !== OPEN) return;
@@ -383,25 +408,20 @@ export function abort(request: Request, reason: unknown): void {
             : reason;
       for (const stream of request.openStreams) stream.abort(error);
       request.openStreams.clear();
-      if (request.openTasks.size > 0) {
-        const digest = logError(request, error);
-        const errorId = request.nextId++;
-        emitErrorRow(request, errorId, digest);
-        settleShell(request, digest);
-        const errorRef = "$" + errorId.toString(16);
+      if (request.openTasks.size > 0 || request.working) {
+        request.abortDigest = logError(request, error);
+        request.abortErrorId = request.nextId++;
+        emitErrorRow(request, request.abortErrorId, request.abortDigest);
         for (const task of request.openTasks) {
-          task.status = TASK_ABORTED;
-          request.queue.reference(task.id, errorRef);
+          if (task.status === TASK_PENDING) abortTask(request, task);
         }
-        request.openTasks.clear();
       }
-      request.pending = 0;
       request.cacheController.abort(reason);
     } catch (error) {
       fatalError(request, error);
     }
   });
-  flush(request);
+  if (!request.working) flush(request);
 }
 
 setHintListener(scheduleFlush);

@@ -66,6 +66,9 @@ class Row {
 // A row passed as a value (a promise prop) is a Promise to those who look, as React's client chunks are.
 Object.setPrototypeOf(Row.prototype, Promise.prototype);
 
+/** "$<row>": a row's whole value is another row's. */
+const WHOLE_ROW_REFERENCE = /^\$[0-9a-f]+$/;
+
 const ELEMENT_FIELDS: Record<string, number> = { type: 1, key: 2, props: 3 };
 
 /** One step of a path, in JSON-ready terms: an element ["$", type, key, props] is entered by field name. */
@@ -109,7 +112,16 @@ export class FlightTree implements RowListener {
   model(id: number, json: unknown): void {
     const row = this.row(id);
     if (row.stream) row.stream.push(this.revive(json));
+    else if (typeof json === "string" && WHOLE_ROW_REFERENCE.test(json)) this.follow(row, this.row(parseInt(json.slice(1), 16)));
     else row.fulfil(json, false);
+  }
+
+  /** A row that is another row (an aborted task refers to the abort's error row) settles as that one does. */
+  private follow(row: Row, target: Row): void {
+    target.then(
+      (value) => row.fulfil(value, true),
+      (reason) => row.reject(reason),
+    );
   }
 
   import(id: number, metadata: unknown[]): void {

@@ -68,6 +68,29 @@ test("abort through the signal: pending rows become errors and the stream closes
   strictEqual(calls.length, callsAtClose, "components ran after the abort");
 });
 
+test("abort from inside a component: each row is written once, children of later components are not rendered", async () => {
+  const controller = new AbortController();
+  const calls: string[] = [];
+  function Aborts() {
+    controller.abort(new Error("stop"));
+    return h("p", null, h(Child, { name: "child of the aborting one" }));
+  }
+  function Child({ name }: { name: string }) {
+    calls.push(name);
+    return h("i", null, h(Grandchild));
+  }
+  function Grandchild() {
+    calls.push("grandchild");
+    return "never written";
+  }
+  const model = h("main", null, h(Aborts), h(Child, { name: "sibling" }), h(Suspense, { fallback: "…" }, h(Child, { name: "in a boundary" })));
+  const text = await new Response(renderToReadableStream(model, {}, { signal: controller.signal, onError: () => "stopped" })).text();
+  const ids = text.split("\n").filter(Boolean).map((row) => row.slice(0, row.indexOf(":")));
+  strictEqual(new Set(ids).size, ids.length, "a row was written twice: " + text);
+  ok(/:E\{"digest":"stopped"\}/.test(text), "the abort's error row is written");
+  ok(!text.includes("never written") && !calls.includes("grandchild"), "a component reached after the abort rendered its output");
+});
+
 test("an already aborted signal renders nothing pending", async () => {
   const controller = new AbortController();
   controller.abort(new Error("too late"));

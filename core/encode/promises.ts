@@ -1,6 +1,7 @@
 // Promises ("$@<id>"): row `id` holds the value once it settles, or an error.
 import { trackStatus } from "../dispatcher.ts";
-import { createTask, failTask, pingTask, runInRequest } from "../scheduler.ts";
+import { ABORTING } from "../request.ts";
+import { abortTask, createTask, failTask, pingTask, runInRequest } from "../scheduler.ts";
 import { cursor } from "../serialize.ts";
 
 export function encodePromise(thenable: any): string {
@@ -16,6 +17,12 @@ export function encodePromise(thenable: any): string {
     case "rejected":
       failTask(request, task, thenable.reason);
       return reference;
+  }
+  // Reached after an abort (by the walk it interrupted): aborted at once, as
+  // in React, while a settled promise still writes its value or error.
+  if (request.status === ABORTING) {
+    abortTask(request, task);
+    return reference;
   }
   trackStatus(thenable);
   thenable.then(

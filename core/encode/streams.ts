@@ -16,6 +16,7 @@ function openStreamRow(request: Request, tag: string, stop: (reason: unknown) =>
     id,
     abort(reason) {
       emitErrorRow(request, id, logError(request, reason));
+      request.pending--;
       stop(reason);
     },
   };

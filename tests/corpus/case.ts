@@ -1,8 +1,12 @@
 // A differential case: a model rendered by stock React and by contrail.
 export interface Case {
   name: string;
-  /** Called once per renderer, so neither sees the other's promise bookkeeping. */
-  model: () => unknown;
+  /**
+   * Called once per renderer, so neither sees the other's promise bookkeeping.
+   * `abort` aborts that render through its signal, synchronously: a component
+   * that calls it aborts at a known point of the render, not at a time.
+   */
+  model: (abort: () => void) => unknown;
   /** Render options; `abortAfterMs` aborts through `signal` (0: aborted before the render starts). */
   options?: { identifierPrefix?: string; abortAfterMs?: number };
   /** Also compare the HTML `react-dom/server` renders from the decoded tree (default true). */

@@ -1,3 +1,4 @@
+import { abortCases } from "./aborts.ts";
 import { asyncCases } from "./async.ts";
 import type { Case } from "./case.ts";
 import { elementCases } from "./elements.ts";
@@ -6,4 +7,4 @@ import { fuzzCases } from "./fuzz-regressions.ts";
 import { pageCases } from "./pages.ts";
 import { valueCases } from "./values.ts";
 
-export const corpus: Case[] = [...valueCases, ...elementCases, ...asyncCases, ...errorCases, ...pageCases, ...fuzzCases];
+export const corpus: Case[] = [...valueCases, ...elementCases, ...asyncCases, ...errorCases, ...pageCases, ...fuzzCases, ...abortCases];

@@ -2,7 +2,7 @@
 // React's own Flight server and by contrail's fused path, in one bundle.
 import * as stock from "react-server-dom-webpack/server.edge";
 import { renderForHTML, type HTMLParts } from "../../core/index.ts";
-import { digestOf } from "../corpus/case.ts";
+import { digestOf, type Case } from "../corpus/case.ts";
 import { corpus } from "../corpus/index.ts";
 import { clientManifest } from "../corpus/server-references.ts";
 
@@ -11,11 +11,19 @@ await new Response(stock.renderToReadableStream(null, clientManifest)).arrayBuff
 
 export const htmlCases = corpus.filter((testCase) => testCase.html !== false && testCase.options?.abortAfterMs === undefined).map((testCase) => testCase.name);
 
+/** Render options for one renderer; a case that aborts from inside its model aborts that renderer's signal. */
+function optionsFor(testCase: Case) {
+  const controller = new AbortController();
+  const options = { identifierPrefix: testCase.options?.identifierPrefix, onError: digestOf, signal: controller.signal };
+  return { model: testCase.model(() => controller.abort(new Error("aborted by test"))), options };
+}
+
 export function renderCase(name: string): { stock: ReadableStream<Uint8Array>; fused: HTMLParts } {
   const testCase = corpus.find((candidate) => candidate.name === name)!;
-  const options = { identifierPrefix: testCase.options?.identifierPrefix, onError: digestOf };
+  const forStock = optionsFor(testCase);
+  const forFused = optionsFor(testCase);
   return {
-    stock: stock.renderToReadableStream(testCase.model(), clientManifest, options),
-    fused: renderForHTML(testCase.model(), clientManifest, options),
+    stock: stock.renderToReadableStream(forStock.model, clientManifest, forStock.options),
+    fused: renderForHTML(forFused.model, clientManifest, forFused.options),
   };
 }

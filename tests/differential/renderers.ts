@@ -18,6 +18,7 @@ async function readAll(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> 
 export async function render(renderer: typeof contrail.renderToReadableStream, testCase: Case): Promise<RenderResult> {
   const errors: string[] = [];
   const controller = new AbortController();
+  const abort = () => controller.abort(new Error("aborted by test"));
   const { abortAfterMs, ...rest } = testCase.options ?? {};
   const options = {
     ...rest,
@@ -28,9 +29,9 @@ export async function render(renderer: typeof contrail.renderToReadableStream, t
     },
   };
   // 0: the signal is already aborted when the render starts.
-  if (abortAfterMs === 0) controller.abort(new Error("aborted by test"));
-  else if (abortAfterMs !== undefined) setTimeout(() => controller.abort(new Error("aborted by test")), abortAfterMs);
-  const bytes = await readAll(renderer(testCase.model(), clientManifest, options));
+  if (abortAfterMs === 0) abort();
+  else if (abortAfterMs !== undefined) setTimeout(abort, abortAfterMs);
+  const bytes = await readAll(renderer(testCase.model(abort), clientManifest, options));
   return { bytes: Buffer.from(bytes).toString("base64"), errors };
 }
 
