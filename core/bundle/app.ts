@@ -31,6 +31,18 @@ const DEFAULT_BROWSER_ENTRY = new URL("../html/browser-entry" + extname(import.m
 const pathOf = (file: string | URL) => (file instanceof URL || file.startsWith("file:") ? fileURLToPath(file) : file);
 
 /**
+ * `bun --watch` restarts when a module of the process changes, but the app's
+ * sources reach the process only through bundles: in development, import them
+ * as text so Bun watches them too (Deno and Node take paths to watch).
+ */
+async function watchOnBun(inputs: string[]): Promise<void> {
+  if (!(globalThis as any).Bun || process.env.NODE_ENV === "production") return;
+  for (const input of new Set(inputs)) {
+    if (!input.includes("/node_modules/")) await import(input, { with: { type: "text" } });
+  }
+}
+
+/**
  * Bundles the app whose server entry is `server` and imports it; resolves
  * with the entry's exports (e.g. the handler it created).
  */
@@ -38,7 +50,8 @@ export async function loadApp<Exports = Record<string, any>>(server: string | UR
   const entry = pathOf(server);
   const outdir = options.outdir ?? mkdtempSync(join(tmpdir(), "contrail-"));
   const graph = await bundleServerGraph({ entry, outdir: join(outdir, "server"), root: options.root ?? process.cwd() });
-  const clientModules = await loadClientModules(graph, join(outdir, "ssr"));
+  const { modules: clientModules, inputs } = await loadClientModules(graph, join(outdir, "ssr"));
+  await watchOnBun([...graph.inputs, ...inputs]);
   const browserBundle = await bundleBrowser(graph, pathOf(options.browser ?? DEFAULT_BROWSER_ENTRY), join(outdir, "browser"));
   // Named by content, so browsers may keep it for good.
   const browserPath = `/_contrail/${createHash("sha256").update(browserBundle).digest("hex").slice(0, 16)}.js`;

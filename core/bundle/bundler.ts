@@ -32,24 +32,36 @@ export function loaderFor(path: string): Loader {
   return extension === "ts" || extension === "tsx" || extension === "jsx" ? extension : "js";
 }
 
+export interface Bundled {
+  /** The file written. */
+  outfile: string;
+  /** The source files it was built from. */
+  inputs: string[];
+}
+
+// As React's packages read it: development unless NODE_ENV says production.
+const mode = () => process.env.NODE_ENV ?? "development";
+
 function defines(): Record<string, string> {
-  return { "process.env.NODE_ENV": JSON.stringify(process.env.NODE_ENV ?? "production") };
+  return { "process.env.NODE_ENV": JSON.stringify(mode()) };
 }
 
-const production = () => (process.env.NODE_ENV ?? "production") === "production";
-
-/** Bundles `spec.entry`; resolves with the path of the file written. */
-export async function bundle(spec: BundleSpec): Promise<string> {
+/** Bundles `spec.entry`. */
+export async function bundle(spec: BundleSpec): Promise<Bundled> {
   const Bun = (globalThis as any).Bun;
-  return Bun ? bundleWithBun(Bun, spec) : bundleWithEsbuild(spec);
+  const inputs: string[] = [];
+  const load = async (path: string) => {
+    inputs.push(path);
+    return spec.load?.(path);
+  };
+  const outfile = await (Bun ? bundleWithBun(Bun, spec, load) : bundleWithEsbuild(spec, load));
+  return { outfile, inputs };
 }
 
-async function bundleWithBun(Bun: any, spec: BundleSpec): Promise<string> {
-  const plugins: unknown[] = [];
-  if (spec.load) {
-    const load = spec.load;
-    plugins.push({ name: "contrail-load", setup: (build: any) => build.onLoad({ filter: SOURCE_FILE }, (args: any) => load(args.path)) });
-  }
+type LoadHook = NonNullable<BundleSpec["load"]>;
+
+async function bundleWithBun(Bun: any, spec: BundleSpec, load: LoadHook): Promise<string> {
+  const plugins: unknown[] = [{ name: "contrail-load", setup: (build: any) => build.onLoad({ filter: SOURCE_FILE }, (args: any) => load(args.path)) }];
   if (spec.externalPackages) {
     plugins.push({
       name: "contrail-host-packages",
@@ -68,20 +80,16 @@ async function bundleWithBun(Bun: any, spec: BundleSpec): Promise<string> {
     conditions: spec.conditions,
     define: defines(),
     jsx: { runtime: "automatic" },
-    minify: spec.platform === "browser" && production(),
+    minify: spec.platform === "browser" && mode() === "production",
     plugins,
   });
   if (!result.success) throw new AggregateError(result.logs, `Bundling ${spec.entry} failed`);
   return result.outputs[0].path;
 }
 
-async function bundleWithEsbuild(spec: BundleSpec): Promise<string> {
+async function bundleWithEsbuild(spec: BundleSpec, load: LoadHook): Promise<string> {
   const esbuild = await import("esbuild");
-  const plugins: import("esbuild").Plugin[] = [];
-  if (spec.load) {
-    const load = spec.load;
-    plugins.push({ name: "contrail-load", setup: (build) => build.onLoad({ filter: SOURCE_FILE }, (args) => load(args.path)) });
-  }
+  const plugins: import("esbuild").Plugin[] = [{ name: "contrail-load", setup: (build) => build.onLoad({ filter: SOURCE_FILE }, (args) => load(args.path)) }];
   if (spec.externalPackages) {
     const resolving = Symbol("resolving");
     plugins.push({
@@ -106,7 +114,7 @@ async function bundleWithEsbuild(spec: BundleSpec): Promise<string> {
     conditions: spec.conditions,
     define: defines(),
     jsx: "automatic",
-    minify: !server && production(),
+    minify: !server && mode() === "production",
     // CommonJS modules in an ESM bundle call require(): give them one.
     banner: server ? { js: "import { createRequire as __contrailRequire } from 'node:module'; const require = __contrailRequire(import.meta.url);" } : undefined,
     logLevel: "silent",

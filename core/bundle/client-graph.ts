@@ -17,13 +17,13 @@ function moduleMapSource(graph: ServerGraph): string {
   return `${imports.join("\n")}\nexport const modules = { ${entries.join(", ")} };\n`;
 }
 
-/** The client modules, loaded in this process for react-dom/server: id → module namespace. */
-export async function loadClientModules(graph: ServerGraph, outdir: string): Promise<Record<string, unknown>> {
+/** The client modules, loaded in this process for react-dom/server (id → module namespace), and their source files. */
+export async function loadClientModules(graph: ServerGraph, outdir: string): Promise<{ modules: Record<string, unknown>; inputs: string[] }> {
   await mkdir(outdir, { recursive: true });
   const entry = join(outdir, "ssr-entry.ts");
   await writeFile(entry, moduleMapSource(graph));
-  const outfile = await bundle({ entry, outdir, name: "ssr", platform: "server", externalPackages: true });
-  return (await import(pathToFileURL(outfile).href)).modules;
+  const { outfile, inputs } = await bundle({ entry, outdir, name: "ssr", platform: "server", externalPackages: true });
+  return { modules: (await import(pathToFileURL(outfile).href)).modules, inputs };
 }
 
 /** The browser bundle: every client module registered by id, then `browserEntry`. Resolves with its JavaScript. */
@@ -39,5 +39,5 @@ export async function bundleBrowser(graph: ServerGraph, browserEntry: string, ou
   );
   const entry = join(outdir, "browser-entry.ts");
   await writeFile(entry, `import ${JSON.stringify(registry)};\nimport ${JSON.stringify(browserEntry)};\n`);
-  return readFile(await bundle({ entry, outdir, name: "browser", platform: "browser" }), "utf8");
+  return readFile((await bundle({ entry, outdir, name: "browser", platform: "browser" })).outfile, "utf8");
 }

@@ -18,6 +18,8 @@ export interface ServerGraph {
   clientManifest: ClientManifest;
   /** Client module id → file, for loading the real modules in the client graph. */
   clientModules: Record<string, string>;
+  /** The source files of the server graph. */
+  inputs: string[];
 }
 
 export interface BundleOptions {
@@ -47,6 +49,6 @@ export async function bundleServerGraph(options: BundleOptions): Promise<ServerG
     return { contents: clientReferenceModule(id, await exportNamesOf(path, source), REFERENCES_MODULE), loader: "ts" as const };
   }
 
-  const outfile = await bundle({ entry: options.entry, outdir: options.outdir, name: "server", platform: "server", conditions: ["react-server"], load });
-  return { url: pathToFileURL(isAbsolute(outfile) ? outfile : join(root, outfile)).href, clientManifest, clientModules };
+  const { outfile, inputs } = await bundle({ entry: options.entry, outdir: options.outdir, name: "server", platform: "server", conditions: ["react-server"], load });
+  return { url: pathToFileURL(isAbsolute(outfile) ? outfile : join(root, outfile)).href, clientManifest, clientModules, inputs };
 }

@@ -3,7 +3,10 @@ import { Component, createElement as h, type ReactNode } from "react";
 
 type State = { error: (Error & { digest?: string }) | null };
 
-/** Shows what went wrong below it; in production a server error carries only its digest. */
+/**
+ * Shows what went wrong below it. In development a server error carries the
+ * server's message; in production only its digest (React replaces the message).
+ */
 export class ErrorBoundary extends Component<{ children?: ReactNode }, State> {
   state: State = { error: null };
   static getDerivedStateFromError(error: unknown) {
@@ -12,6 +15,7 @@ export class ErrorBoundary extends Component<{ children?: ReactNode }, State> {
   render() {
     const { error } = this.state;
     if (!error) return this.props.children;
-    return h("p", { role: "alert", id: "error-boundary" }, "This part failed to load (digest " + error.digest + ").");
+    const detail = process.env.NODE_ENV === "production" ? "" : ": " + error.message;
+    return h("p", { role: "alert", id: "error-boundary" }, "This part failed to load" + detail + " (digest " + error.digest + ").");
   }
 }
