@@ -38,13 +38,13 @@ const options = { min_cpu_time: 400e6, min_samples: 8 } as any;
 const results = [];
 for (const scenario of scenarioList.split(",")) {
   for (const impl of implList.split(",")) {
-    const payload = new Uint8Array(readFileSync(join(payloadDir, `${impl}-${scenario}.bin`)));
+    const payload = new Uint8Array(readFileSync(join(payloadDir, `flight-${impl}-${scenario}.bin`)));
     const decodeStats = await measure(async () => decode(payload), options);
     results.push({ scenario, stage: "decode", impl, ms: decodeStats.p50 / 1e6 });
     const htmlStats = await measure(async () => toHTML(await decode(payload)), options);
     results.push({ scenario, stage: "decode+html", impl, ms: htmlStats.p50 / 1e6 });
   }
-  const contrailPayload = new Uint8Array(readFileSync(join(payloadDir, `contrail-${scenario}.bin`)));
+  const contrailPayload = new Uint8Array(readFileSync(join(payloadDir, `flight-contrail-${scenario}.bin`)));
   const values = splitRows(contrailPayload).filter((row) => row.tag === "").map((row) => JSON.parse(new TextDecoder().decode(row.body)));
   const jsonStats = await measure(() => JSON.stringify(values), options);
   results.push({ scenario, stage: "json-anchor", impl: "anchor", ms: jsonStats.p50 / 1e6 });

@@ -2,6 +2,7 @@
 // rendering of each scenario by ONE implementation (stock, stock with its row
 // limit patched to 65,100, or contrail), bytes drained. React allows one Flight
 // renderer per process, so each implementation gets processes of its own.
+// Runs under either React build (NODE_ENV).
 // Usage: cell-flight.ts <impl> <payload dir> <scenario,...>
 import { createRequire } from "node:module";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -13,6 +14,8 @@ import { clientManifest, scenarios } from "./scenarios.ts";
 
 const [impl, payloadDir, scenarioList] = process.argv.slice(2);
 const wanted = scenarioList.split(",");
+// Under React's development builds the stage is flight-dev, its payloads kept apart from those the decode cells read.
+const stage = process.env.NODE_ENV === "production" ? "flight" : "flight-dev";
 
 async function loadRenderer(): Promise<(model: unknown, manifest: unknown, options?: object) => ReadableStream> {
   if (impl === "contrail") return (await import("../core/index.ts")).renderToReadableStream as any;
@@ -28,8 +31,8 @@ const results = [];
 for (const scenario of scenarios) {
   if (!wanted.includes(scenario.id)) continue;
   const payload = await drain(scenario.model());
-  writeFileSync(join(payloadDir, `${impl}-${scenario.id}.bin`), payload);
+  writeFileSync(join(payloadDir, `${stage}-${impl}-${scenario.id}.bin`), payload);
   const stats = await measure(async () => drain(scenario.model()), { min_cpu_time: 400e6, min_samples: 8 } as any);
-  results.push({ scenario: scenario.id, stage: "flight", impl, ms: stats.p50 / 1e6, bytes: payload.length, rows: splitRows(payload).length });
+  results.push({ scenario: scenario.id, stage, impl, ms: stats.p50 / 1e6, bytes: payload.length, rows: splitRows(payload).length });
 }
 console.log(JSON.stringify(results));

@@ -95,7 +95,7 @@ if (runtime === "node") {
 
 const results = [];
 for (const id of scenarioList.split(",")) {
-  const react = reactChunks(new Uint8Array(readFileSync(join(payloadDir, `stock-${id}.bin`))));
+  const react = reactChunks(new Uint8Array(readFileSync(join(payloadDir, `flight-stock-${id}.bin`))));
   const ours = await contrailChunks(scenarios.find((scenario) => scenario.id === id)!.model());
   const bytes = ours.reduce((sum, chunk) => sum + chunk.byteLength, 0);
   for (const [path, carry] of Object.entries(paths)) {

@@ -20,6 +20,7 @@ const STREAM_SCENARIOS = quick ? ["A"] : ["B", "F-async"];
 const HTML_SCENARIOS = quick ? ["A", "C"] : ["A", "B", "C", "F"];
 const HTTP_SECONDS = quick ? 2 : 10;
 const IMPLS = ["stock", "patched", "contrail"];
+const STAGES = ["flight", "flight-dev", "decode", "decode+html", "pipeline"];
 const bin = (name: string) => join(root, "node_modules", ".bin", name);
 const RUNTIMES: Record<string, (conditions: string[]) => string[]> = {
   node: (conditions) => [bin("node"), ...conditions],
@@ -37,11 +38,13 @@ export interface Measurement {
   rows?: number;
 }
 
-function runCell(runtime: string, server: boolean, script: string, args: string[]): Measurement[] {
+/** One process measuring cells; `mode` is React's build (development: NODE_ENV unset, as users develop). */
+function runCell(runtime: string, server: boolean, script: string, args: string[], mode: "production" | "development" = "production"): Measurement[] {
   const [program, ...flags] = RUNTIMES[runtime](server ? ["--conditions=react-server"] : []);
+  const { NODE_ENV: _, ...environment } = process.env;
   const result = spawnSync(program, [...flags, join(root, "bench", script), ...args], {
     cwd: root,
-    env: { ...process.env, NODE_ENV: "production" },
+    env: mode === "production" ? { ...environment, NODE_ENV: "production" } : environment,
     encoding: "utf8",
     stdio: ["ignore", "pipe", "inherit"],
     maxBuffer: 64 * 1024 * 1024,
@@ -66,6 +69,11 @@ for (const runtime of Object.keys(RUNTIMES)) {
     for (const impl of IMPLS) {
       measurements.push(...runCell(runtime, true, "cell-flight.ts", [impl, payloadDir, SCENARIOS.join(",")]));
       console.error(`  ${runtime} round ${round + 1}: flight ${impl} done`);
+    }
+    // React's development builds, where developers spend their days (the patched copy is production-only).
+    for (const impl of ["stock", "contrail"]) {
+      measurements.push(...runCell(runtime, true, "cell-flight.ts", [impl, payloadDir, SCENARIOS.join(",")], "development"));
+      console.error(`  ${runtime} round ${round + 1}: flight ${impl} (development) done`);
     }
     measurements.push(...runCell(runtime, false, "cell-client.ts", [payloadDir, IMPLS.join(","), SCENARIOS.join(",")]));
     console.error(`  ${runtime} round ${round + 1}: decode done`);
@@ -112,7 +120,7 @@ const cell = (runtime: string, scenario: string, stage: string, impl: string) =>
 const ratios: { runtime: string; scenario: string; stage: string; versus: string; speedup: number }[] = [];
 for (const runtime of Object.keys(RUNTIMES)) {
   for (const scenario of SCENARIOS) {
-    for (const stage of ["flight", "decode", "decode+html", "pipeline"]) {
+    for (const stage of STAGES) {
       const ours = cell(runtime, scenario, stage, "contrail");
       for (const versus of ["stock", "patched"]) {
         const theirs = cell(runtime, scenario, stage, versus);
@@ -129,14 +137,14 @@ const lines: string[] = [
   `${new Date().toISOString()} · ${quick ? "quick subset" : "full matrix"} · ${PROCESSES} process(es) per cell · ${((Date.now() - started) / 1000).toFixed(0)} s · command: \`npm run ${quick ? "bench:quick" : "bench"}\``,
   ``,
   `Milliseconds per render: median of per-process medians (min–max across processes). Speedup = other ÷ contrail, same run.`,
-  `Stages: flight = render to bytes, drained; decode = stock client.edge until the root resolves (lazy rows may stay unparsed);`,
+  `Stages: flight = render to bytes, drained; flight-dev = the same under React's development builds (NODE_ENV unset); decode = stock client.edge until the root resolves (lazy rows may stay unparsed);`,
   `decode+html = decode and react-dom/server HTML; pipeline = flight + decode+html; anchors: plain react-dom/server of the same tree, JSON.stringify of the payload.`,
   ``,
 ];
 for (const scenario of SCENARIOS) {
   lines.push(`## Scenario ${scenario}`, ``, `| runtime | stage | stock | stock-65100 | contrail | ×stock | ×65100 |`, `|---|---|---:|---:|---:|---:|---:|`);
   for (const runtime of Object.keys(RUNTIMES)) {
-    for (const stage of ["flight", "decode", "decode+html", "pipeline"]) {
+    for (const stage of STAGES) {
       const show = (impl: string) => {
         const c = cell(runtime, scenario, stage, impl);
         return c ? `${fmt(c.ms)} (${fmt(c.min)}–${fmt(c.max)})` : "–";
