@@ -1,13 +1,13 @@
-// Async components, use(), promises and Suspense: rows written as they resolve.
+// Async components, use(), promises and Suspense: rows written as they resolve
+// (on the deterministic clock of ./steps.ts, so always in the same order).
 import * as React from "react";
 import { Suspense, createElement as h } from "react";
 import type { Case } from "./case.ts";
 import { Box } from "./server-references.ts";
+import { later } from "./steps.ts";
 
-const later = <T,>(value: T, ms = 2): Promise<T> => new Promise((resolve) => setTimeout(() => resolve(value), ms));
-
-async function AsyncGreeting({ name, ms = 2 }: { name: string; ms?: number }) {
-  const greeting = await later("Hello " + name, ms);
+async function AsyncGreeting({ name, steps = 1 }: { name: string; steps?: number }) {
+  const greeting = await later("Hello " + name, steps);
   return h("p", null, greeting);
 }
 
@@ -47,7 +47,7 @@ async function AsyncClientChild() {
 
 export const asyncCases: Case[] = [
   { name: "async: component", model: () => h(AsyncGreeting, { name: "async" }) },
-  { name: "async: component inside Suspense", model: () => h(Suspense, { fallback: "…" }, h(AsyncGreeting, { name: "suspended", ms: 5 })) },
+  { name: "async: component inside Suspense", model: () => h(Suspense, { fallback: "…" }, h(AsyncGreeting, { name: "suspended", steps: 2 })) },
   { name: "async: keyed async components", model: () => h("ul", null, ["a", "b"].map((name) => h(AsyncGreeting, { key: name, name }))) },
   { name: "async: component returning array", model: () => h("div", null, h(AsyncList)) },
   { name: "async: nested async components", model: () => h(AsyncNested, { depth: 6 }) },
@@ -57,6 +57,6 @@ export const asyncCases: Case[] = [
   { name: "async: React.cache with async data", model: () => h("div", null, h(UsesCacheAsync, { id: "1" }), h(UsesCacheAsync, { id: "1" })) },
   { name: "async: client component after await", model: () => h(AsyncClientChild) },
   { name: "async: suspense boundaries resolving out of order", model: () => h("div", null,
-    h(Suspense, { fallback: "slow" }, h(AsyncGreeting, { name: "slow", ms: 8 })),
-    h(Suspense, { fallback: "fast" }, h(AsyncGreeting, { name: "fast", ms: 1 }))) },
+    h(Suspense, { fallback: "slow" }, h(AsyncGreeting, { name: "slow", steps: 3 })),
+    h(Suspense, { fallback: "fast" }, h(AsyncGreeting, { name: "fast", steps: 1 }))) },
 ];

@@ -5,6 +5,7 @@ import { Activity, Fragment, Profiler, StrictMode, Suspense, createElement as h 
 import * as ReactDOM from "react-dom";
 import type { Case } from "./case.ts";
 import { Box, Show, testClientModule } from "./server-references.ts";
+import { later } from "./steps.ts";
 
 const ViewTransition = (React as any).ViewTransition ?? (React as any).unstable_ViewTransition;
 
@@ -97,7 +98,7 @@ const Forwarded = React.forwardRef(function Forwarded(props: { label: string }, 
 const LazyResolved = React.lazy(async () => ({ default: Greeting }));
 
 function LazyPending() {
-  const Lazy = React.lazy(() => new Promise<{ default: typeof Greeting }>((resolve) => setTimeout(() => resolve({ default: Greeting }), 3)));
+  const Lazy = React.lazy(() => later({ default: Greeting }, 2));
   return h(Lazy, { name: "lazy" });
 }
 

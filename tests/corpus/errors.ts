@@ -4,13 +4,14 @@ import * as React from "react";
 import { Suspense, createElement as h } from "react";
 import type { Case } from "./case.ts";
 import { ErrorBoundary, Show } from "./server-references.ts";
+import { afterSteps } from "./steps.ts";
 
 function Throws({ message }: { message: string }): never {
   throw new Error(message);
 }
 
 async function Rejects(): Promise<never> {
-  await new Promise((resolve) => setTimeout(resolve, 2));
+  await afterSteps(2);
   throw new Error("async failure");
 }
 
@@ -24,7 +25,7 @@ function UsesContext() {
 }
 
 async function AsyncParent({ children }: { children?: React.ReactNode }) {
-  await new Promise((resolve) => setTimeout(resolve, 1));
+  await afterSteps(1);
   return h("section", null, children);
 }
 

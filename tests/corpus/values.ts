@@ -2,6 +2,7 @@
 import { createElement as h } from "react";
 import type { Case } from "./case.ts";
 import { Show, saveAction } from "./server-references.ts";
+import { afterSteps, later } from "./steps.ts";
 
 const value = (name: string, make: () => unknown): Case => ({ name: "value: " + name, model: () => ({ value: make() }), html: false });
 const prop = (name: string, make: () => unknown): Case => ({ name: "prop: " + name, model: () => h("div", null, h(Show, { value: make() })) });
@@ -100,7 +101,7 @@ export const valueCases: Case[] = [
     rejected.catch(() => {});
     return rejected;
   }),
-  value("pending promise", () => new Promise((resolve) => setTimeout(() => resolve(["later"]), 5))),
+  value("pending promise", () => later(["later"], 2)),
   value("promise of a shared object", () => {
     const shared = { s: 1 };
     return { shared, promise: Promise.resolve(shared) };
@@ -109,10 +110,10 @@ export const valueCases: Case[] = [
     start(controller) {
       controller.enqueue({ first: 1 });
       controller.enqueue("second");
-      setTimeout(() => {
+      void afterSteps(1).then(() => {
         controller.enqueue([3]);
         controller.close();
-      }, 2);
+      });
     },
   })),
   value("byte readable stream", () => new ReadableStream({
@@ -129,7 +130,7 @@ export const valueCases: Case[] = [
   value("erroring stream", () => new ReadableStream({
     start(controller) {
       controller.enqueue("before");
-      setTimeout(() => controller.error(new Error("stream broke")), 2);
+      void afterSteps(1).then(() => controller.error(new Error("stream broke")));
     },
   })),
   value("toJSON", () => ({ custom: { toJSON: () => ({ from: "toJSON" }) }, when: { toJSON: (key: string) => "key=" + key } })),

@@ -2,10 +2,11 @@
 // once per renderer, so neither sees the other's promise bookkeeping).
 import { Fragment, Suspense, createElement as h } from "react";
 import { Box, Show } from "../corpus/server-references.ts";
-import type { Node, Value } from "./generate.ts";
+import { afterSteps } from "../corpus/steps.ts";
+import type { Node, Timing, Value } from "./generate.ts";
 
-async function AsyncServer({ child }: { child: any }) {
-  await new Promise((resolve) => setTimeout(resolve, 1));
+async function AsyncServer({ child, timing }: { child: any; timing: Timing }) {
+  await afterSteps(timing.steps, timing.order);
   return child;
 }
 
@@ -17,8 +18,8 @@ function Throws({ message }: { message: string }): never {
   throw new Error(message);
 }
 
-async function Rejects({ message }: { message: string }): Promise<never> {
-  await Promise.resolve();
+async function Rejects({ message, timing }: { message: string; timing: Timing }): Promise<never> {
+  await afterSteps(timing.steps, timing.order);
   throw new Error(message);
 }
 
@@ -92,7 +93,9 @@ export function buildModel(root: Node): unknown {
       case "host":
         return h(description.tag, keyed(description.key, { className: description.className }), ...description.children.map(node));
       case "server":
-        return h(description.async ? AsyncServer : SyncServer, keyed(description.key, { child: node(description.child) }));
+        return description.async
+          ? h(AsyncServer, keyed(description.key, { child: node(description.child), timing: description.async }))
+          : h(SyncServer, keyed(description.key, { child: node(description.child) }));
       case "suspense":
         return h(Suspense, keyed(description.key, { fallback: "loading" }), ...description.children.map(node));
       case "fragment":
@@ -100,7 +103,7 @@ export function buildModel(root: Node): unknown {
       case "client":
         return h(description.children.length ? Box : Show, keyed(description.key, { value: value(description.value), label: "fuzz" }), ...description.children.map(node));
       case "throws":
-        return h(description.async ? Rejects : Throws, { message: description.message });
+        return description.async ? h(Rejects, { message: description.message, timing: description.async }) : h(Throws, { message: description.message });
     }
   }
 

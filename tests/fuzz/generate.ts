@@ -14,14 +14,24 @@ export type Value =
   | { t: "promise"; value: Value }
   | { t: "shared"; index: number };
 
+/**
+ * When async work settles, on the deterministic clock (../corpus/steps.ts):
+ * after `steps` steps (0: in a microtask), before work of the same step with
+ * a higher `order`.
+ */
+export interface Timing {
+  steps: number;
+  order: number;
+}
+
 export type Node =
   | { t: "text"; v: string }
   | { t: "host"; tag: string; key: string | null; className: string | null; children: Node[] }
-  | { t: "server"; key: string | null; async: boolean; child: Node }
+  | { t: "server"; key: string | null; async: Timing | null; child: Node }
   | { t: "suspense"; key: string | null; children: Node[] }
   | { t: "fragment"; key: string | null; children: Node[] }
   | { t: "client"; key: string | null; value: Value; children: Node[] }
-  | { t: "throws"; async: boolean; message: string };
+  | { t: "throws"; async: Timing | null; message: string };
 
 /** mulberry32: small, fast and the same everywhere. */
 function random(seed: number): () => number {
@@ -41,6 +51,10 @@ const TAGS = ["div", "span", "p", "ul", "li", "section", "em"];
 /** A model description of about `size` nodes, from `seed`. */
 export function generate(seed: number, size: number): Node {
   const next = random(seed);
+  // Timings come from a stream of their own, so a seed's tree is the same as
+  // before async work had timings.
+  const nextTiming = random(seed ^ 0x5bd1e995);
+  const timing = (): Timing => ({ steps: Math.floor(nextTiming() * 4), order: Math.floor(nextTiming() * 3) });
   const pick = <T,>(list: readonly T[]): T => list[Math.floor(next() * list.length)];
   let budget = size;
   let sharedCount = 0;
@@ -91,11 +105,11 @@ export function generate(seed: number, size: number): Node {
     const roll = next();
     if (depth > 6 || budget <= 0 || roll < 0.2) return { t: "text", v: pick(STRINGS.slice(0, 9)) };
     if (roll < 0.45) return { t: "host", tag: pick(TAGS), key: key(), className: next() < 0.5 ? "c" + Math.floor(next() * 9) : null, children: children(depth) };
-    if (roll < 0.6) return { t: "server", key: key(), async: next() < 0.5, child: node(depth + 1) };
+    if (roll < 0.6) return { t: "server", key: key(), async: next() < 0.5 ? timing() : null, child: node(depth + 1) };
     if (roll < 0.7) return { t: "suspense", key: key(), children: children(depth) };
     if (roll < 0.78) return { t: "fragment", key: key(), children: children(depth) };
     if (roll < 0.94) return { t: "client", key: key(), value: value(0), children: children(depth) };
-    return { t: "throws", async: next() < 0.5, message: "fuzz failure " + Math.floor(next() * 100) };
+    return { t: "throws", async: next() < 0.5 ? timing() : null, message: "fuzz failure " + Math.floor(next() * 100) };
   }
 
   // Errors are caught by the nearest Suspense boundary: give them one at the root.

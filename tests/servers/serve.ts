@@ -1,7 +1,8 @@
 // A test server on loopback (react-server condition), on one adapter:
 //   serve.ts bun|deno|node|hono
 // Flight routes go through the adapter under test; /stock/* renders the same
-// models with React's own server for comparison; /calls reports what ran.
+// models with React's own server for comparison; /calls reports what ran;
+// /pass?gate=<name> lets one component waiting at that gate through.
 // Prints "listening <port>" when ready.
 import { liveTimers } from "./live-timers.ts";
 import * as stock from "react-server-dom-webpack/server.edge";
@@ -11,32 +12,84 @@ import { scenarios } from "../../bench/scenarios.ts";
 const adapter = process.argv[2];
 const clientManifest = {};
 // Components called, and called after their request was aborted; /slow renders
-// that ran to their end; rejections nobody handled.
-const counters = { calls: 0, callsAfterAbort: 0, completed: 0, unhandled: 0 };
+// started, ended (their cacheSignal fired) and run to their end; rejections
+// nobody handled.
+const counters = { calls: 0, callsAfterAbort: 0, started: 0, ended: 0, completed: 0, unhandled: 0 };
 process.on("unhandledRejection", () => void counters.unhandled++);
 
-/** Resolves after `ms`, or at once when the render is over (its timer cleared), as a user's fetch would. */
-function wait(ms: number): Promise<void> {
+/**
+ * Resolves when `arm` calls back, or at once when the render is over (then
+ * `arm`'s cleanup runs), as a user's fetch would.
+ */
+function settle(arm: (done: () => void) => () => void): Promise<void> {
   const signal = cacheSignal();
   return new Promise((resolve) => {
     if (signal?.aborted) return resolve();
-    const stop = () => (clearTimeout(timer), resolve());
-    const timer = setTimeout(() => (signal?.removeEventListener("abort", stop), resolve()), ms);
+    let disarm = () => {};
+    const stop = () => (disarm(), resolve());
     signal?.addEventListener("abort", stop, { once: true });
+    disarm = arm(() => (signal?.removeEventListener("abort", stop), resolve()));
   });
 }
 
-async function Late({ delay }: { delay: number }) {
-  await wait(delay);
+function wait(ms: number): Promise<void> {
+  return settle((done) => {
+    const timer = setTimeout(done, ms);
+    return () => clearTimeout(timer);
+  });
+}
+
+// Gates a test opens one pass at a time, so how far a render has got is up to
+// the test, not to timers: a waiter takes a pass left over or waits for one.
+const gates = new Map<string, { passes: number; waiting: Set<() => void> }>();
+
+function gateNamed(name: string) {
+  let gate = gates.get(name);
+  if (gate === undefined) gates.set(name, (gate = { passes: 0, waiting: new Set() }));
+  return gate;
+}
+
+function pass(name: string): void {
+  const gate = gateNamed(name);
+  const [next] = gate.waiting;
+  if (next === undefined) gate.passes++;
+  else (gate.waiting.delete(next), next());
+}
+
+function through(name: string): Promise<void> {
+  return settle((done) => {
+    const gate = gateNamed(name);
+    if (gate.passes > 0) {
+      gate.passes--;
+      done();
+    } else {
+      gate.waiting.add(done);
+    }
+    return () => gate.waiting.delete(done);
+  });
+}
+
+/** Waits at `gate` when given, else `delay` ms. */
+const pause = (gate: string | null, delay: number) => (gate === null ? wait(delay) : through(gate));
+
+async function Late({ delay, gate }: { delay: number; gate: string | null }) {
+  await pause(gate, delay);
   return h("p", { id: "late" }, "late content");
 }
 
-async function Step({ n }: { n: number }): Promise<any> {
+/** Counts a /slow render as started, and as ended when its cacheSignal fires. */
+function Tracked({ children }: { children: any }) {
+  counters.started++;
+  cacheSignal()?.addEventListener("abort", () => void counters.ended++, { once: true });
+  return children;
+}
+
+async function Step({ n, gate }: { n: number; gate: string | null }): Promise<any> {
   counters.calls++;
   const signal = cacheSignal();
   if (signal?.aborted) counters.callsAfterAbort++;
-  await wait(5);
-  if (n > 0) return h("div", null, n, h(Step, { n: n - 1 }));
+  await pause(gate, 5);
+  if (n > 0) return h("div", null, n, h(Step, { n: n - 1, gate }));
   if (!signal?.aborted) counters.completed++;
   return h("b", null, "end");
 }
@@ -47,13 +100,14 @@ function RootError(): never {
 
 /** The model for a path, or undefined. */
 export function modelFor(url: URL): unknown {
+  const gate = url.searchParams.get("gate");
   switch (url.pathname.replace(/^\/stock/, "")) {
     case "/a":
       return scenarios[0].model();
     case "/suspense":
-      return h("main", null, h("h1", null, "shell"), h(Suspense, { fallback: h("p", null, "loading") }, h(Late, { delay: Number(url.searchParams.get("delay") ?? 50) })));
+      return h("main", null, h("h1", null, "shell"), h(Suspense, { fallback: h("p", null, "loading") }, h(Late, { delay: Number(url.searchParams.get("delay") ?? 50), gate })));
     case "/slow":
-      return h("main", null, h("p", null, "shell"), h(Suspense, { fallback: "…" }, h(Step, { n: 200 })));
+      return h(Tracked, null, h("main", null, h("p", null, "shell"), h(Suspense, { fallback: "…" }, h(Step, { n: 200, gate }))));
     case "/root-error":
       return h(RootError);
   }
@@ -75,6 +129,7 @@ const onError = (error: unknown) => "digest:" + (error instanceof Error ? error.
 /** Routes every runtime's server shares: React's own renders and the counters. */
 function sharedRoute(url: URL): Response | undefined {
   if (url.pathname === "/calls") return Response.json({ ...counters, liveTimers: liveTimers() });
+  if (url.pathname === "/pass") return (pass(url.searchParams.get("gate")!), new Response("passed"));
   if (url.pathname === "/heap") return Response.json({ heapUsed: heapAfterGC() });
   if (url.pathname.startsWith("/stock/")) {
     return new Response(stock.renderToReadableStream(modelFor(url), clientManifest, { onError }), { headers: { "content-type": "text/x-component" } });

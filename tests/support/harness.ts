@@ -31,6 +31,18 @@ export async function run(suite: string): Promise<void> {
   process.exit(failed === 0 ? 0 : 1);
 }
 
+/**
+ * Waits until `condition` holds, asking every 50 ms. The bound is for a hang,
+ * far past what a loaded machine needs, not a claim about speed.
+ */
+export async function eventually(condition: () => Promise<boolean>, what: string, seconds = 30): Promise<void> {
+  const deadline = performance.now() + seconds * 1000;
+  while (!(await condition())) {
+    if (performance.now() > deadline) throw new Error(`${what}: not after ${seconds} s`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 function indent(text: string): string {
   return text.split("\n").slice(0, 30).map((line) => "       " + line).join("\n");
 }
