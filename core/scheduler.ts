@@ -9,7 +9,7 @@
 //   rows are written as they resolve; every row completed in the same tick
 //   goes out in one flush, as one chunk. As in React, work that resolves in
 //   the render's first tick runs at once (microtasks); later, everything that
-//   resolved in one turn renders together in the next macrotask.
+//   resolved before a 0 ms timer fires renders together when it does.
 import { SuspenseException, runWithRequest, takeSuspendedThenable, takeThenableState } from "./dispatcher.ts";
 import { setRetryThenableState } from "./elements.ts";
 import { setHintListener } from "./hints.ts";
@@ -76,15 +76,17 @@ function markTurn(): number {
 /** Still in the turn the render started in: React's opening phase. */
 const opening = (request: Request) => request.openingTurn === turn;
 
-// After the first tick, as in React, pinged work waits for a macrotask: every
-// task that resolved in one turn renders in one pass, in the order React's
-// would (which decides where a shared value is written first), and flushes once.
+// After the first tick, as in React, pinged work waits for a 0 ms timer: every
+// task that resolved before it fires (in one turn or in several) renders in
+// one pass, in the order React's would (which decides where a shared value is
+// written first), and flushes once. An immediate would be sooner, but would
+// split into two passes what React renders in one.
 export function pingTask(request: Request, task: Task): void {
   request.pinged.push(task);
   if (request.workScheduled) return;
   request.workScheduled = true;
   if (opening(request)) queueMicrotask(() => performWork(request));
-  else scheduleMacrotask(() => performWork(request));
+  else setTimeout(() => performWork(request), 0);
 }
 
 /** A component below the walk suspended on `wakeable`: it resumes in a row of its own. */

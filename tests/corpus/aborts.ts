@@ -4,8 +4,8 @@
 import { Suspense, createElement as h } from "react";
 import type { Case } from "./case.ts";
 import { Show } from "./server-references.ts";
+import { later } from "./steps.ts";
 
-const later = <T,>(value: T, ms = 1): Promise<T> => new Promise((resolve) => setTimeout(() => resolve(value), ms));
 
 /** A promise that already carries its value, as React's own bookkeeping leaves one. */
 const fulfilled = <T,>(value: T) => Object.assign(Promise.resolve(value), { status: "fulfilled", value });

@@ -3,8 +3,8 @@
 import * as React from "react";
 import { Suspense, createElement as h } from "react";
 import type { Case } from "./case.ts";
-import { Box } from "./server-references.ts";
-import { later } from "./steps.ts";
+import { Box, Show } from "./server-references.ts";
+import { afterSteps, later } from "./steps.ts";
 
 async function AsyncGreeting({ name, steps = 1 }: { name: string; steps?: number }) {
   const greeting = await later("Hello " + name, steps);
@@ -45,7 +45,28 @@ async function AsyncClientChild() {
   return h(Box, { label: "after await" }, "client content");
 }
 
+/**
+ * Two components that resume in consecutive turns, the second before a 0 ms
+ * timer set after the first could fire: React renders both in one pass, so a
+ * value they share is written once.
+ */
+function resumingInConsecutiveTurns() {
+  const shared = new Map([["k", 1]]);
+  let settleFirst!: () => void;
+  let settleSecond!: () => void;
+  const first = new Promise<void>((resolve) => (settleFirst = resolve));
+  const second = new Promise<void>((resolve) => (settleSecond = resolve));
+  void afterSteps(1).then(() => {
+    settleFirst();
+    setTimeout(settleSecond, 0);
+  });
+  const First = async () => (await first, h(Show, { value: Promise.resolve(shared) }));
+  const Second = async () => (await second, h(Show, { value: [shared] }));
+  return h("div", null, h(First), h(Second));
+}
+
 export const asyncCases: Case[] = [
+  { name: "async: components resuming in consecutive turns render in one pass", model: resumingInConsecutiveTurns },
   { name: "async: component", model: () => h(AsyncGreeting, { name: "async" }) },
   { name: "async: component inside Suspense", model: () => h(Suspense, { fallback: "…" }, h(AsyncGreeting, { name: "suspended", steps: 2 })) },
   { name: "async: keyed async components", model: () => h("ul", null, ["a", "b"].map((name) => h(AsyncGreeting, { key: name, name }))) },
