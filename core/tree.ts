@@ -66,6 +66,9 @@ class Row {
 // A row passed as a value (a promise prop) is a Promise to those who look, as React's client chunks are.
 Object.setPrototypeOf(Row.prototype, Promise.prototype);
 
+// Development's elements carry three more slots (owner, stack, validated):
+// the tree reads the first four and ignores debug rows, which it never sees.
+
 /** "$<row>": a row's whole value is another row's. */
 const WHOLE_ROW_REFERENCE = /^\$[0-9a-f]+$/;
 
@@ -291,7 +294,7 @@ export class FlightTree implements RowListener {
         return new Blob(parts, { type });
       }
       case "Z":
-        return productionError("");
+        return rest === "" ? productionError("") : this.errorValue(rest);
       case "i":
         return (this.outlined(rest) as unknown[])[Symbol.iterator]();
       case "I":
@@ -308,6 +311,14 @@ export class FlightTree implements RowListener {
         return BigInt(rest);
     }
     return this.resolveReference(value.slice(1));
+  }
+
+  /** Development's error value: rebuilt from its name and message (its stack is the client's business). */
+  private errorValue(hexId: string): Error {
+    const info = this.outlined(hexId) as { name: string; message: string };
+    const error = new Error(info.message);
+    error.name = info.name;
+    return error;
   }
 
   /** The value of an outlined row (Map entries, Set items, ...), written before the row that needs it. */
