@@ -77,7 +77,7 @@ export function resolveOwner(): ComponentInfo | null {
 // Named as React names it: stacks are cut at this frame, so contrail's own
 // never reach a developer.
 const componentCaller = {
-  [BOTTOM_FRAME](Component: Function, props: unknown, info: ComponentInfo): unknown {
+  [BOTTOM_FRAME](Component: Function, props: unknown, info: ComponentInfo | null): unknown {
     currentOwner = info;
     try {
       return Component(props, undefined);
@@ -93,9 +93,9 @@ const callComponent = componentCaller[BOTTOM_FRAME];
  * after it awaits. A component retried after `use()` suspended it keeps the
  * info it had (kept with its thenable state): its debug rows are written once.
  */
-export function callComponentInDev(Component: Function, props: unknown, info: ComponentInfo): unknown {
+export function callComponentInDev(Component: Function, props: unknown, info: ComponentInfo | null): unknown {
   ((thenableState ??= []) as any).componentInfo = info;
-  return ownerStorage!.run(info, callComponent, Component, props, info);
+  return ownerStorage!.run(info as ComponentInfo, callComponent, Component, props, info);
 }
 
 /** Development: runs `work` as if it were the component `info` (React's key warnings do). */

@@ -200,8 +200,10 @@ function renderComponent(Component: Function, key: string | null, props: unknown
 
 /** Development: the component's debug rows (once, not again when it is retried), then the call, as its owner. */
 function renderComponentInDev(Component: Function, key: string | null, props: unknown, state: unknown[] | null): unknown {
-  let info = componentInfoOf(state);
-  if (info === null) {
+  // A retried component keeps the info it had. As in React, one retried
+  // after something else suspended its task (a lazy type) has none.
+  let info = state === null ? null : componentInfoOf(state);
+  if (state === null) {
     const request = cursor.request;
     const element: any = cursor.currentModel;
     info = describeComponent(request, Component, key, props, element);

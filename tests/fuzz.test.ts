@@ -8,6 +8,7 @@
 //   FUZZ_SECONDS of random seeds (the `npm run fuzz` soak).
 import { readFileSync, writeFileSync } from "node:fs";
 import { describe, same } from "./differential/compare.ts";
+import { DEV } from "./differential/normalize.ts";
 import { run, test } from "./support/harness.ts";
 import { runServerScript } from "./support/runtime.ts";
 
@@ -23,7 +24,11 @@ interface Rendered {
 }
 
 async function renderSeeds(first: number, count: number, size = SIZE): Promise<Rendered[]> {
-  const output = await runServerScript(renderScript, { FUZZ_SEEDS: `${first}:${count}`, FUZZ_SIZE: String(size) });
+  const output = await runServerScript(renderScript, {
+    FUZZ_SEEDS: `${first}:${count}`,
+    FUZZ_SIZE: String(size),
+    NODE_ENV: DEV ? "development" : "production",
+  });
   return output.trim().split("\n").map((line) => JSON.parse(line));
 }
 
@@ -79,4 +84,4 @@ if (seconds > 0) {
   }
 }
 
-await run("differential fuzzing");
+await run("differential fuzzing (" + (DEV ? "development" : "production") + ")");

@@ -1,5 +1,6 @@
 // Render side of a differential comparison (react-server condition): a model
 // rendered by a Flight renderer, its bytes as base64 and the errors reported.
+import "./server-setup.ts";
 import { Buffer } from "node:buffer";
 import * as stock from "react-server-dom-webpack/server.edge";
 import * as contrail from "../../core/index.ts";
