@@ -87,6 +87,8 @@ export function walkLazy(lazy: any, parent: object, key: string | number, parent
   const clean = cursor.keyPath === null && !cursor.implicitSlot;
   if (clean && cursor.rowSize > cursor.request.budget) return defer(lazy);
   const { keyPath, implicitSlot } = cursor;
+  // As in React, a retried task's thenable state is not for what a lazy resolves to.
+  retryThenableState = null;
   try {
     cursor.currentModel = lazy;
     const resolved = lazy._init(lazy._payload);
@@ -257,6 +259,7 @@ function renderChained(value: any, slotLoc: number): unknown {
     }
     if (value.$$typeof === REACT_LAZY_TYPE) {
       cursor.currentModel = value;
+      retryThenableState = null;
       const resolved = value._init(value._payload);
       stopIfAborted();
       return renderChained(resolved, slotLoc);

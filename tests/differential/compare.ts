@@ -54,7 +54,14 @@ const DEV_ONLY_WARNINGS = [
   "Objects with toJSON methods are not supported",
   "Expected not to serialize an object with own property `__proto__`",
   "Returning an Iterator from a Server Component is not supported",
+  // Bun's FormData is not a plain object to React's development server.
+  "objects are not supported.",
 ];
+
+// React's development server overflows the stack describing a cyclic Set or
+// Map in a component's props for its debug info, and reports it through
+// onError; contrail omits such values from debug info.
+const isReactDebugOverflow = (message: string): boolean => message.startsWith("Maximum call stack size exceeded");
 if (DEV) {
   for (const method of CONSOLE_METHODS) {
     const original = (console as any)[method];
@@ -116,7 +123,7 @@ export async function describe(side: Side, withHTML: boolean) {
   return {
     value,
     hints: hinted,
-    errors: [...new Set(DEV ? side.errors.map(firstLine) : side.errors)].sort(),
+    errors: [...new Set(DEV ? side.errors.map(firstLine).filter((message) => !isReactDebugOverflow(message)) : side.errors)].sort(),
     html: rendered,
     console: consoled,
   };
