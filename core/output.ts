@@ -19,7 +19,8 @@ export interface RowListener {
   import(id: number, metadata: unknown[]): void;
   text(id: number, text: string): void;
   binary(id: number, tag: string, bytes: Uint8Array): void;
-  error(id: number, digest: string): void;
+  /** `info`: development's name and message of the error (null in production). */
+  error(id: number, digest: string, info: { name?: string; message?: string } | null): void;
   streamOpen(id: number, tag: string): void;
   streamClose(id: number, returned: string | null): void;
 }
@@ -80,7 +81,7 @@ export class RowQueue {
   /** `info` is development's description of the error; production sends only the digest. */
   error(id: number, digest: string, info: object | null): void {
     this.errors.push(id.toString(16) + ":E" + JSON.stringify(info ?? { digest }) + "\n");
-    this.listener?.error(id, digest);
+    this.listener?.error(id, digest, info);
   }
 
   streamOpen(id: number, tag: string): void {

@@ -92,6 +92,14 @@ function productionError(digest: string): Error {
   return error;
 }
 
+/** Development's error rows carry the error's name and message, as React's development client shows them. */
+function developmentError(digest: string, info: { name?: string; message?: string }): Error {
+  const error: any = new Error(info.message || "An error occurred in the Server Components render but no message was provided");
+  error.name = info.name ?? "Error";
+  error.digest = digest;
+  return error;
+}
+
 /** Builds the element tree of a render from its rows. */
 export class FlightTree implements RowListener {
   private rows = new Map<number, Row>();
@@ -145,10 +153,11 @@ export class FlightTree implements RowListener {
     row.fulfil(Type === ArrayBuffer ? copy : new Type(copy, 0, Type === DataView ? copy.byteLength : copy.byteLength / Type.BYTES_PER_ELEMENT), true);
   }
 
-  error(id: number, digest: string): void {
+  error(id: number, digest: string, info: { name?: string; message?: string } | null): void {
     const row = this.row(id);
-    if (row.stream) row.stream.close(productionError(digest));
-    else row.reject(productionError(digest));
+    const error = info === null ? productionError(digest) : developmentError(digest, info);
+    if (row.stream) row.stream.close(error);
+    else row.reject(error);
   }
 
   streamOpen(id: number, tag: string): void {
