@@ -1,18 +1,12 @@
 // What React's server build asks of the renderer while components run: the
 // hooks a Server Component may call (`use`, `useId`, `useMemo`, ...), and the
 // per-request cache behind `React.cache` and `cacheSignal()`.
-import * as React from "react";
 import { AsyncLocalStorage } from "node:async_hooks";
+import type { ComponentInfo } from "./dev/debug.ts";
+import { BOTTOM_FRAME, ownerStackText } from "./dev/stacks.ts";
+import { DEV, internals } from "./internals.ts";
 import { CLIENT_REFERENCE_TAG, REACT_CONTEXT_TYPE, REACT_MEMO_CACHE_SENTINEL } from "./react-symbols.ts";
 import type { Request } from "./request.ts";
-
-const internals = (React as any).__SERVER_INTERNALS_DO_NOT_USE_OR_WARN_USERS_THEY_CANNOT_UPGRADE;
-if (!internals) {
-  throw new Error(
-    'The "react" package in this environment is not configured correctly. ' +
-      'The "react-server" condition must be enabled in any environment that runs React Server Components.',
-  );
-}
 
 // Async components resume after `await` outside our synchronous work; the
 // store finds their request again (React.cache, cacheSignal, hints).
@@ -30,6 +24,10 @@ export function runWithRequest(request: Request, work: () => void): void {
   internals.H = hooksDispatcher;
   currentRequest = request;
   installAsyncDispatcher();
+  if (DEV && internals.getCurrentStack !== getCurrentStack) {
+    otherCurrentStack = internals.getCurrentStack;
+    internals.getCurrentStack = getCurrentStack;
+  }
   try {
     requestStorage.run(request, work);
   } finally {
@@ -63,6 +61,70 @@ export function takeThenableState(): unknown[] {
   const state = thenableState ?? [];
   thenableState = null;
   return state;
+}
+
+// ---- development: the component running, its owner stack ------------------
+
+// The component running now (React's `currentOwner`), and, across `await`,
+// the one an async component's continuation belongs to.
+let currentOwner: ComponentInfo | null = null;
+const ownerStorage = DEV ? new AsyncLocalStorage<ComponentInfo>() : null;
+
+export function resolveOwner(): ComponentInfo | null {
+  return currentOwner ?? ownerStorage?.getStore() ?? null;
+}
+
+// Named as React names it: stacks are cut at this frame, so contrail's own
+// never reach a developer.
+const componentCaller = {
+  [BOTTOM_FRAME](Component: Function, props: unknown, info: ComponentInfo | null): unknown {
+    currentOwner = info;
+    try {
+      return Component(props, undefined);
+    } finally {
+      currentOwner = null;
+    }
+  },
+};
+const callComponent = componentCaller[BOTTOM_FRAME];
+
+/**
+ * Development: calls a component as `info`, the owner of what it creates, also
+ * after it awaits. A component retried after `use()` suspended it keeps the
+ * info it had (kept with its thenable state): its debug rows are written once.
+ */
+export function callComponentInDev(Component: Function, props: unknown, info: ComponentInfo | null): unknown {
+  ((thenableState ??= []) as any).componentInfo = info;
+  return ownerStorage!.run(info as ComponentInfo, callComponent, Component, props, info);
+}
+
+/** Development: runs `work` as if it were the component `info` (React's key warnings do). */
+export function callAsComponent(work: () => void, info: ComponentInfo): void {
+  ownerStorage!.run(info, callComponent, work, null, info);
+}
+
+/** The info a suspended component had, if `state` is its thenable state. */
+export function componentInfoOf(state: unknown[] | null): ComponentInfo | null {
+  return (state as any)?.componentInfo ?? null;
+}
+
+// React's own getCurrentStack, for its requests when both renderers share the process.
+let otherCurrentStack: (() => string) | null = null;
+
+/** `captureOwnerStack()`: where each owner of the running component was created. */
+function getCurrentStack(): string {
+  if (resolveRequest() === null) return otherCurrentStack?.() ?? "";
+  let owner = resolveOwner();
+  let stack = "";
+  try {
+    while (owner !== null && owner.debugStack != null && owner.owner !== null) {
+      stack += "\n" + ownerStackText(owner.debugStack);
+      owner = owner.owner;
+    }
+  } catch (error: any) {
+    stack = "\nError generating stack: " + error.message + "\n" + error.stack;
+  }
+  return stack;
 }
 
 export function takeSuspendedThenable(): PromiseLike<unknown> {
@@ -198,6 +260,8 @@ const asyncDispatcher = {
   cacheSignal(): AbortSignal | null {
     return resolveRequest()?.cacheController.signal ?? null;
   },
+  // React's development createElement/jsx ask who is rendering.
+  getOwner: resolveOwner,
 };
 
 const SHARED = Symbol("contrail.sharedDispatcher");
@@ -210,12 +274,13 @@ function installAsyncDispatcher(): void {
   if (installed === null) {
     internals.A = asyncDispatcher;
   } else if (installed !== asyncDispatcher && !installed[SHARED]) {
-    const { getCacheForType, cacheSignal } = installed;
+    const { getCacheForType, cacheSignal, getOwner } = installed;
     installed.getCacheForType = (resourceType: () => unknown) => {
       const request = resolveRequest();
       return request ? cacheForType(request, resourceType) : getCacheForType.call(installed, resourceType);
     };
     installed.cacheSignal = () => resolveRequest()?.cacheController.signal ?? cacheSignal.call(installed);
+    if (typeof getOwner === "function") installed.getOwner = () => (resolveRequest() ? resolveOwner() : getOwner.call(installed));
     installed[SHARED] = true;
   }
 }

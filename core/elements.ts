@@ -3,12 +3,22 @@
 // elements become ["$", type, key, props] rows entries.
 import {
   SuspenseException,
+  callComponentInDev,
+  componentInfoOf,
   prepareThenableState,
   readThenable,
   takeSuspendedThenable,
   takeThenableState,
   trackStatus,
 } from "./dispatcher.ts";
+import {
+  describeComponent,
+  elementStackReference,
+  emitComponentInfo,
+  ownerOf,
+  ownerReference,
+  warnForMissingKey,
+} from "./dev/debug.ts";
 import { encodeClientReference, encodeTemporaryReference } from "./encode/references.ts";
 import { encodeString, encodeSymbol } from "./encode/primitives.ts";
 import { hintHostElement } from "./hints.ts";
@@ -21,8 +31,9 @@ import {
   REACT_MEMO_TYPE,
   TEMPORARY_REFERENCE_TAG,
 } from "./react-symbols.ts";
+import { DEV } from "./internals.ts";
 import { ABORTING, outlineError } from "./request.ts";
-import { suspendTask } from "./scheduler.ts";
+import { renderInOwnRow, suspendTask } from "./scheduler.ts";
 import { DEFERRED, NO_LOC, childLoc, cursor, referenceTo, walk, walkArray, walkProperties, walkRoot } from "./serialize.ts";
 
 /** Size credited to a row per element, beyond its strings: brackets, "$", type and key. */
@@ -76,6 +87,8 @@ export function walkLazy(lazy: any, parent: object, key: string | number, parent
   const clean = cursor.keyPath === null && !cursor.implicitSlot;
   if (clean && cursor.rowSize > cursor.request.budget) return defer(lazy);
   const { keyPath, implicitSlot } = cursor;
+  // As in React, a retried task's thenable state is not for what a lazy resolves to.
+  retryThenableState = null;
   try {
     cursor.currentModel = lazy;
     const resolved = lazy._init(lazy._payload);
@@ -113,7 +126,7 @@ function outlineThrown(model: unknown, thrown: unknown, keyPath: string | null, 
     return "$L" + id.toString(16);
   }
   prepareThenableState(null);
-  return "$L" + outlineError(request, explain(wakeable)).toString(16);
+  return "$L" + outlineError(request, explain(wakeable), ownerOf(cursor.currentModel)).toString(16);
 }
 
 /** A stack overflow says what it means for a model. */
@@ -134,6 +147,9 @@ function renderElement(type: any, key: string | null, ref: unknown, props: any, 
     return renderComponent(type, key, props, slotLoc);
   }
   if (type === REACT_FRAGMENT_TYPE && key === null) {
+    if (DEV && (cursor.currentModel as any)?._store?.validated === 2) {
+      warnForMissingKey(cursor.request, describeComponent(cursor.request, { name: "Fragment" }, key, props, cursor.currentModel));
+    }
     const implicitSlot = cursor.implicitSlot;
     if (cursor.keyPath === null) cursor.implicitSlot = true;
     const json = renderChained(props.children, slotLoc);
@@ -159,9 +175,16 @@ function renderElement(type: any, key: string | null, ref: unknown, props: any, 
 }
 
 function renderComponent(Component: Function, key: string | null, props: unknown, slotLoc: number): unknown {
-  prepareThenableState(retryThenableState);
+  // React's development server renders every component below a row's root
+  // in a row of its own, where its debug rows go: the client finds them there.
+  if (DEV && (slotLoc !== cursor.rowLoc || slotLoc === NO_LOC || cursor.task === null)) {
+    return renderInOwnRow(cursor.currentModel, cursor.keyPath, cursor.implicitSlot);
+  }
+  const state = retryThenableState;
   retryThenableState = null;
-  const rendered = Component(props, undefined);
+  prepareThenableState(state);
+  const rendered = DEV ? renderComponentInDev(Component, key, props, state) : Component(props, undefined);
+  if (DEV) markReturnedElement(rendered);
   if (cursor.request.status === ABORTING) {
     // Nobody reads it now: its rejection must not go unhandled.
     if (typeof rendered?.then === "function" && rendered.$$typeof !== CLIENT_REFERENCE_TAG) rendered.then(noop, noop);
@@ -175,6 +198,35 @@ function renderComponent(Component: Function, key: string | null, props: unknown
   cursor.keyPath = keyPath;
   cursor.implicitSlot = implicitSlot;
   return json;
+}
+
+/** Development: the component's debug rows (once, not again when it is retried), then the call, as its owner. */
+function renderComponentInDev(Component: Function, key: string | null, props: unknown, state: unknown[] | null): unknown {
+  // A retried component keeps the info it had. As in React, one retried
+  // after something else suspended its task (a lazy type) has none.
+  let info = state === null ? null : componentInfoOf(state);
+  if (state === null) {
+    const request = cursor.request;
+    const element: any = cursor.currentModel;
+    info = describeComponent(request, Component, key, props, element);
+    const task = cursor.task!;
+    emitComponentInfo(request, task.id, info);
+    task.timed = true;
+    if (element?._store?.validated === 2) warnForMissingKey(request, info);
+  }
+  return callComponentInDev(Component, props, info);
+}
+
+// Development: the element a component returns (now or once its promise
+// resolves) is a single child, checked for keys (1), as React marks it.
+function markReturnedElement(result: any): void {
+  if (typeof result !== "object" || result === null || result.$$typeof === CLIENT_REFERENCE_TAG) return;
+  if (typeof result.then === "function") result.then(markChecked, noop);
+  else markChecked(result);
+}
+
+function markChecked(value: any): void {
+  if (value !== null && typeof value === "object" && value.$$typeof === REACT_ELEMENT_TYPE && value._store) value._store.validated = 1;
 }
 
 const ASYNC_ITERATOR = Symbol.asyncIterator;
@@ -207,6 +259,7 @@ function renderChained(value: any, slotLoc: number): unknown {
     }
     if (value.$$typeof === REACT_LAZY_TYPE) {
       cursor.currentModel = value;
+      retryThenableState = null;
       const resolved = value._init(value._payload);
       stopIfAborted();
       return renderChained(resolved, slotLoc);
@@ -230,8 +283,9 @@ function encodeType(type: any): unknown {
 
 function renderHostElement(type: unknown, key: string | null, props: any, slotLoc: number): unknown {
   const { keyPath, implicitSlot } = cursor;
+  const element: any = cursor.currentModel;
   // Where elements are looked up, walkElement has recorded this one.
-  const unrecorded = keyPath === null && !implicitSlot ? null : cursor.currentModel;
+  const unrecorded = keyPath === null && !implicitSlot ? null : element;
   const fullKey = key === null ? keyPath : keyPath === null ? key : keyPath + "," + key;
   const wrap = implicitSlot && fullKey !== null;
   const request = cursor.request;
@@ -239,6 +293,9 @@ function renderHostElement(type: unknown, key: string | null, props: any, slotLo
   cursor.keyPath = null;
   cursor.implicitSlot = false;
   const json = ["$", encodeType(type), fullKey === null ? null : encodeString(fullKey), walkProps(props, elementLoc, unrecorded, slotLoc === cursor.rowLoc)];
+  if (DEV) {
+    json.push(ownerReference(request, ownerOf(element)), elementStackReference(request, element), element?._store?.validated ?? 0);
+  }
   cursor.keyPath = keyPath;
   cursor.implicitSlot = implicitSlot;
   return wrap ? [json] : json;

@@ -1,5 +1,6 @@
 // contrail: React Server Components rendered to the Flight format by a
 // serializer of our own, read by React's own client.
+import "./dev/console.ts";
 import type { RowListener } from "./output.ts";
 import { createRequest, type Request } from "./request.ts";
 import { FlightTree } from "./tree.ts";

@@ -19,7 +19,8 @@ export interface RowListener {
   import(id: number, metadata: unknown[]): void;
   text(id: number, text: string): void;
   binary(id: number, tag: string, bytes: Uint8Array): void;
-  error(id: number, digest: string): void;
+  /** `info`: development's name and message of the error (null in production). */
+  error(id: number, digest: string, info: { name?: string; message?: string } | null): void;
   streamOpen(id: number, tag: string): void;
   streamClose(id: number, returned: string | null): void;
 }
@@ -27,9 +28,11 @@ export interface RowListener {
 /** Completed rows, written through one method per kind of row. */
 export class RowQueue {
   // React's order: module imports first so the client can start loading
-  // code, then hints, then the model, then errors that the model references.
+  // code, then hints, then development's debug rows (component infos, stacks,
+  // console replays), then the model, then errors that the model references.
   imports: string[] = [];
   hints: string[] = [];
+  debug: string[] = [];
   rows: RowPart[] = [];
   errors: string[] = [];
   listener: RowListener | null = null;
@@ -65,9 +68,20 @@ export class RowQueue {
     this.listener?.binary(id, tag, bytes);
   }
 
-  error(id: number, digest: string): void {
-    this.errors.push(id.toString(16) + ":E" + JSON.stringify({ digest }) + "\n");
-    this.listener?.error(id, digest);
+  /** Development: a debug entry (`D`) of row `id`; it must reach the client before that row. */
+  debugInfo(id: number, json: string): void {
+    this.rows.push(id.toString(16) + ":D" + json + "\n");
+  }
+
+  /** A row only React's development client reads; the HTML path's tree never needs it. */
+  debugRow(row: string): void {
+    this.debug.push(row + "\n");
+  }
+
+  /** `info` is development's description of the error; production sends only the digest. */
+  error(id: number, digest: string, info: object | null): void {
+    this.errors.push(id.toString(16) + ":E" + JSON.stringify(info ?? { digest }) + "\n");
+    this.listener?.error(id, digest, info);
   }
 
   streamOpen(id: number, tag: string): void {
@@ -82,16 +96,17 @@ export class RowQueue {
   }
 
   get isEmpty(): boolean {
-    return this.imports.length + this.hints.length + this.rows.length + this.errors.length === 0;
+    return this.imports.length + this.hints.length + this.debug.length + this.rows.length + this.errors.length === 0;
   }
 
   /** Encodes every queued row into one chunk and hands it to `sink`; false if the sink is full. */
   drainInto(sink: Sink): boolean {
     let length = writeParts(this.imports, 0);
     length = writeParts(this.hints, length);
+    length = writeParts(this.debug, length);
     length = writeParts(this.rows, length);
     length = writeParts(this.errors, length);
-    this.imports.length = this.hints.length = this.rows.length = this.errors.length = 0;
+    this.imports.length = this.hints.length = this.debug.length = this.rows.length = this.errors.length = 0;
     return length === 0 || sink.write(scratch.slice(0, length)) !== false;
   }
 }

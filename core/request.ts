@@ -1,4 +1,6 @@
 // The state of one render, and the error rows every part of it may emit.
+import { createDevState, errorRowInfo, type ComponentInfo, type DevState } from "./dev/debug.ts";
+import { DEV } from "./internals.ts";
 import { RowQueue } from "./output.ts";
 import type { ClientManifest, RenderOptions, Sink, TemporaryReferenceSet } from "./types.ts";
 
@@ -11,6 +13,7 @@ export const TASK_DONE = 1;
 /** Being walked right now: an abort from inside its render lets the walk decide what is aborted. */
 export const TASK_RENDERING = 2;
 export const TASK_ABORTED = 3;
+export const TASK_ERRORED = 4;
 
 /** A row whose value is not ready yet: a suspended component, a pending promise. */
 export interface Task {
@@ -20,6 +23,8 @@ export interface Task {
   implicitSlot: boolean;
   thenableState: unknown[] | null;
   status: number;
+  /** Development: a component's time was written for this row, so its end time is too. */
+  timed: boolean;
   ping: () => void;
 }
 
@@ -71,6 +76,8 @@ export interface Request {
   /** Once aborted: the error row every unfinished part refers to (-1 before), and its digest. */
   abortErrorId: number;
   abortDigest: string;
+  /** Development's per-render state; null in production. */
+  dev: DevState | null;
 }
 
 export const DEFAULT_ROW_BUDGET = 12800;
@@ -80,7 +87,7 @@ function defaultOnError(error: unknown): void {
 }
 
 export function createRequest(manifest: ClientManifest, options: RenderOptions | undefined): Request {
-  return {
+  const request: Request = {
     status: OPEN,
     nextId: 0,
     budget: options?.progressiveChunkSize ?? DEFAULT_ROW_BUDGET,
@@ -113,7 +120,10 @@ export function createRequest(manifest: ClientManifest, options: RenderOptions |
     onShell: null,
     abortErrorId: -1,
     abortDigest: "",
+    dev: null,
   };
+  if (DEV) request.dev = createDevState(request, options);
+  return request;
 }
 
 /** Reports `error` to `onError` and returns the digest to send in its place. */
@@ -128,8 +138,9 @@ export function logError(request: Request, error: unknown): string {
   return digest || "";
 }
 
-export function emitErrorRow(request: Request, id: number, digest: string): void {
-  request.queue.error(id, digest);
+/** In development the row also carries `error` itself, and `owner`, the component that rendered what failed. */
+export function emitErrorRow(request: Request, id: number, digest: string, error: unknown, owner: ComponentInfo | null = null): void {
+  request.queue.error(id, digest, request.dev === null ? null : errorRowInfo(request, digest, error, owner));
 }
 
 export function settleShell(request: Request, digest: string | null): void {
@@ -140,8 +151,8 @@ export function settleShell(request: Request, digest: string | null): void {
 }
 
 /** Logs `error` and writes it as a new error row; returns the row's id. */
-export function outlineError(request: Request, error: unknown): number {
+export function outlineError(request: Request, error: unknown, owner: ComponentInfo | null = null): number {
   const id = request.nextId++;
-  emitErrorRow(request, id, logError(request, error));
+  emitErrorRow(request, id, logError(request, error), error, owner);
   return id;
 }

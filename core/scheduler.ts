@@ -12,6 +12,7 @@
 //   resolved before a 0 ms timer fires renders together when it does.
 import { SuspenseException, runWithRequest, takeSuspendedThenable, takeThenableState } from "./dispatcher.ts";
 import { setRetryThenableState } from "./elements.ts";
+import { emitTime, ownerOf } from "./dev/debug.ts";
 import { setHintListener } from "./hints.ts";
 import { REACT_ELEMENT_TYPE, REACT_LAZY_TYPE } from "./react-symbols.ts";
 import {
@@ -20,6 +21,7 @@ import {
   OPEN,
   TASK_ABORTED,
   TASK_DONE,
+  TASK_ERRORED,
   TASK_PENDING,
   TASK_RENDERING,
   emitErrorRow,
@@ -47,6 +49,7 @@ export function createTask(request: Request, model: unknown, keyPath: string | n
     implicitSlot,
     thenableState: null,
     status: TASK_PENDING,
+    timed: false,
     ping: () => pingTask(request, task),
   };
   request.pending++;
@@ -103,6 +106,25 @@ export function suspendTask(
   return task.id;
 }
 
+/**
+ * Development: renders the element `model` (a component below a row's root)
+ * now, in a row of its own, as React's development server does; returns the
+ * reference to that row ("$L" while it is pending or if it failed).
+ */
+export function renderInOwnRow(model: unknown, keyPath: string | null, implicitSlot: boolean): string {
+  const request = cursor.request;
+  const task = createTask(request, model, keyPath, implicitSlot);
+  const saved = { ...cursor };
+  cursor.holes = [];
+  cursor.generation = 0;
+  try {
+    retryTask(request, task);
+  } finally {
+    Object.assign(cursor, saved);
+  }
+  return (task.status === TASK_DONE ? "$" : "$L") + task.id.toString(16);
+}
+
 /** A task that will not be written as a model: counts down and, if it was the last, lets the stream close. */
 export function finishTask(request: Request, task: Task, status = TASK_DONE): void {
   task.status = status;
@@ -121,8 +143,8 @@ export function abortTask(request: Request, task: Task): void {
 export function failTask(request: Request, task: Task, error: unknown): void {
   if (task.status !== TASK_PENDING) return;
   const digest = logError(request, error);
-  emitErrorRow(request, task.id, digest);
-  finishTask(request, task);
+  emitErrorRow(request, task.id, digest, error, ownerOf(cursor.currentModel));
+  finishTask(request, task, TASK_ERRORED);
   if (task.id === ROOT_ID) settleShell(request, digest);
 }
 
@@ -149,6 +171,7 @@ function retryTask(request: Request, task: Task): void {
   }
   cursor.rowLoc = rootLoc(request, task.id);
   cursor.rowSize = 0;
+  cursor.task = task;
   cursor.keyPath = task.keyPath;
   cursor.implicitSlot = task.implicitSlot;
   cursor.taskRoot = model;
@@ -158,6 +181,7 @@ function retryTask(request: Request, task: Task): void {
     cursor.keyPath = null;
     cursor.implicitSlot = false;
     cursor.taskRoot = undefined;
+    if (task.timed) emitTime(request, task.id);
     completeRow(request, task.id, json);
     finishTask(request, task);
     if (task.id === ROOT_ID) settleShell(request, null);
@@ -181,6 +205,7 @@ function retryTask(request: Request, task: Task): void {
     cursor.keyPath = null;
     cursor.implicitSlot = false;
     cursor.taskRoot = undefined;
+    cursor.task = null;
     if (cursor.holes.length > 0) cursor.holes = [];
   }
 }
@@ -272,6 +297,7 @@ export function writeModelRow(request: Request, id: number, value: unknown, addr
   cursor.keyPath = null;
   cursor.implicitSlot = false;
   cursor.taskRoot = undefined;
+  cursor.task = null;
   try {
     completeRow(request, id, walkRoot(value, cursor.rowLoc, true));
   } finally {
@@ -413,7 +439,7 @@ export function abort(request: Request, reason: unknown): void {
       if (request.openTasks.size > 0 || request.working) {
         request.abortDigest = logError(request, error);
         request.abortErrorId = request.nextId++;
-        emitErrorRow(request, request.abortErrorId, request.abortDigest);
+        emitErrorRow(request, request.abortErrorId, request.abortDigest, error);
         for (const task of request.openTasks) {
           if (task.status === TASK_PENDING) abortTask(request, task);
         }

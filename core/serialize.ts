@@ -9,12 +9,14 @@ import { describeObject } from "./describe.ts";
 import { walkElement, walkLazy } from "./elements.ts";
 import { encodeBinary, encodeBlob, isBinary } from "./encode/binary.ts";
 import { encodeFormData, encodeIterator, encodeMap, encodeSet } from "./encode/collections.ts";
+import { encodeError } from "./encode/errors.ts";
 import { encodeDate, encodeNumber, encodeString, encodeSymbol } from "./encode/primitives.ts";
 import { encodePromise } from "./encode/promises.ts";
 import { encodeClientReference, encodeFunction, encodeTemporaryReference } from "./encode/references.ts";
 import { encodeAsyncIterable, encodeReadableStream } from "./encode/streams.ts";
 import { CLIENT_REFERENCE_TAG, REACT_ELEMENT_TYPE, REACT_LAZY_TYPE, REACT_LEGACY_ELEMENT_TYPE } from "./react-symbols.ts";
-import { outlineError, type Request } from "./request.ts";
+import { DEV } from "./internals.ts";
+import { outlineError, type Request, type Task } from "./request.ts";
 
 /** A value's location is unknown or unaddressable: it is not deduplicated. */
 export const NO_LOC = -1;
@@ -64,6 +66,8 @@ export const cursor = {
   currentModel: undefined as unknown,
   /** The root model of the task being retried: a suspension there re-suspends the task itself. */
   taskRoot: undefined as unknown,
+  /** The task whose row is being walked (null for outlined values and stream items). */
+  task: null as Task | null,
 };
 
 const ObjectPrototype = Object.prototype;
@@ -174,7 +178,7 @@ function walkObject(value: any, parent: object, key: string | number, parentLoc:
   if (value instanceof Map) return encodeMap(value);
   if (value instanceof Set) return encodeSet(value);
   if (typeof FormData === "function" && value instanceof FormData) return encodeFormData(value);
-  if (value instanceof Error) return "$Z";
+  if (value instanceof Error) return encodeError(value);
   if (isBinary(value)) return encodeBinary(value);
   if (typeof Blob === "function" && value instanceof Blob) return encodeBlob(value);
   if (typeof iteratorFn === "function") return encodeIterator(value, iteratorFn, loc);
@@ -219,9 +223,28 @@ function inPlainContext<T>(walkChildren: () => T): T {
  * its slot takes one reference instead of one per remaining item.
  */
 export function walkArray(value: readonly unknown[], loc: number, movable = false): unknown {
+  if (DEV) markUnkeyedElements(value);
   if (cursor.keyPath !== null) return walkKeyedFragment(value, loc);
   if (cursor.implicitSlot) return inPlainContext(() => walkArrayItems(value, loc, movable));
   return walkArrayItems(value, loc, movable);
+}
+
+// Development: an element without a key in a list is marked as React's
+// server marks it (2), for the client's key warnings and the server's own.
+function markUnkeyedElements(items: readonly unknown[]): void {
+  for (let i = 0; i < items.length; i++) {
+    const item: any = items[i];
+    if (item !== null && typeof item === "object" && item.$$typeof === REACT_ELEMENT_TYPE && item.key === null && item._store && !item._store.validated) {
+      item._store.validated = 2;
+    }
+  }
+}
+
+/** `["$", type, key, props]`, and in development the owner, stack and validated slots (none for a fragment made here). */
+export function fragmentElement(key: string, children: unknown): unknown[] {
+  const element: unknown[] = ["$", "$Sreact.fragment", encodeString(key), { children }];
+  if (DEV) element.push(null, null, 0);
+  return element;
 }
 
 function walkArrayItems(value: readonly unknown[], loc: number, movable: boolean): unknown {
@@ -271,7 +294,7 @@ function walkKeyedFragment(children: readonly unknown[], slotLoc: number): unkno
   const request = cursor.request;
   const elementLoc = wrap ? childLoc(request, slotLoc, 0) : slotLoc;
   const childrenLoc = childLoc(request, childLoc(request, elementLoc, "props"), "children");
-  const fragment = ["$", "$Sreact.fragment", encodeString(key), { children: inPlainContext(() => walkArrayItems(children, childrenLoc, false)) }];
+  const fragment = fragmentElement(key, inPlainContext(() => walkArrayItems(children, childrenLoc, false)));
   return wrap ? [fragment] : fragment;
 }
 
@@ -309,7 +332,7 @@ function walkAsyncIterable(value: any): unknown {
   if (keyPath !== null) {
     const wrap = cursor.implicitSlot;
     const children = inPlainContext(() => encodeAsyncIterable(value, value[ASYNC_ITERATOR]()));
-    const fragment = ["$", "$Sreact.fragment", encodeString(keyPath), { children }];
+    const fragment = fragmentElement(keyPath, children);
     return wrap ? [fragment] : fragment;
   }
   return encodeAsyncIterable(value, value[ASYNC_ITERATOR]());

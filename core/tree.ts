@@ -66,6 +66,9 @@ class Row {
 // A row passed as a value (a promise prop) is a Promise to those who look, as React's client chunks are.
 Object.setPrototypeOf(Row.prototype, Promise.prototype);
 
+// Development's elements carry three more slots (owner, stack, validated):
+// the tree reads the first four and ignores debug rows, which it never sees.
+
 /** "$<row>": a row's whole value is another row's. */
 const WHOLE_ROW_REFERENCE = /^\$[0-9a-f]+$/;
 
@@ -85,6 +88,14 @@ function productionError(digest: string): Error {
   const error: any = new Error(
     "An error occurred in the Server Components render. The specific message is omitted in production builds to avoid leaking sensitive details.",
   );
+  error.digest = digest;
+  return error;
+}
+
+/** Development's error rows carry the error's name and message, as React's development client shows them. */
+function developmentError(digest: string, info: { name?: string; message?: string }): Error {
+  const error: any = new Error(info.message || "An error occurred in the Server Components render but no message was provided");
+  error.name = info.name ?? "Error";
   error.digest = digest;
   return error;
 }
@@ -142,10 +153,11 @@ export class FlightTree implements RowListener {
     row.fulfil(Type === ArrayBuffer ? copy : new Type(copy, 0, Type === DataView ? copy.byteLength : copy.byteLength / Type.BYTES_PER_ELEMENT), true);
   }
 
-  error(id: number, digest: string): void {
+  error(id: number, digest: string, info: { name?: string; message?: string } | null): void {
     const row = this.row(id);
-    if (row.stream) row.stream.close(productionError(digest));
-    else row.reject(productionError(digest));
+    const error = info === null ? productionError(digest) : developmentError(digest, info);
+    if (row.stream) row.stream.close(error);
+    else row.reject(error);
   }
 
   streamOpen(id: number, tag: string): void {
@@ -291,7 +303,7 @@ export class FlightTree implements RowListener {
         return new Blob(parts, { type });
       }
       case "Z":
-        return productionError("");
+        return rest === "" ? productionError("") : this.errorValue(rest);
       case "i":
         return (this.outlined(rest) as unknown[])[Symbol.iterator]();
       case "I":
@@ -308,6 +320,14 @@ export class FlightTree implements RowListener {
         return BigInt(rest);
     }
     return this.resolveReference(value.slice(1));
+  }
+
+  /** Development's error value: rebuilt from its name and message (its stack is the client's business). */
+  private errorValue(hexId: string): Error {
+    const info = this.outlined(hexId) as { name: string; message: string };
+    const error = new Error(info.message);
+    error.name = info.name;
+    return error;
   }
 
   /** The value of an outlined row (Map entries, Set items, ...), written before the row that needs it. */

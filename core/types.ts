@@ -22,6 +22,12 @@ export interface RenderOptions {
   temporaryReferences?: TemporaryReferenceSet;
   /** Row budget in bytes: past it, content continues in rows of about this size. */
   progressiveChunkSize?: number;
+  /** Development: the environment named in debug info and replayed logs (default "Server"). */
+  environmentName?: string | (() => string);
+  /** Development: whether a stack frame is sent (default: not node_modules, node: or anonymous ones). */
+  filterStackFrame?: (url: string, functionName: string, line: number, column: number) => boolean;
+  /** Development: the render's time origin, as an epoch in milliseconds (default: now). */
+  startTime?: number;
 }
 
 /**

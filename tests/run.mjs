@@ -1,5 +1,6 @@
 // `npm test`: every tests/*.test.ts suite on Node 24, Bun and Deno (all from
-// npm install), each in production mode like a deployed server.
+// npm install), each in production mode like a deployed server; the
+// differential suites also in development mode (React's development builds).
 import { spawnSync } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -18,20 +19,25 @@ const suites = readdirSync(join(root, "tests"))
   .filter((file) => file.endsWith(".test.ts") && (only.length === 0 || only.some((name) => file.startsWith(name))))
   .sort();
 
+const bothModes = new Set(["differential.test.ts", "fuzz.test.ts"]);
+
 const failures = [];
 for (const [runtime, command] of Object.entries(runtimes)) {
   for (const suite of suites) {
-    console.log(`\n▶ ${suite} on ${runtime}`);
-    const [program, ...args] = command;
-    // *.server.test.ts suites import the server graph themselves.
-    const conditions = suite.endsWith(".server.test.ts") ? ["--conditions=react-server"] : [];
-    const result = spawnSync(program, [...args, ...conditions, join("tests", suite)], {
-      cwd: root,
-      stdio: "inherit",
-      env: { ...process.env, NODE_ENV: "production" },
-      timeout: 15 * 60 * 1000,
-    });
-    if (result.status !== 0) failures.push(`${suite} on ${runtime}`);
+    for (const mode of bothModes.has(suite) ? ["production", "development"] : ["production"]) {
+      const label = mode === "production" ? `${suite} on ${runtime}` : `${suite} on ${runtime} (development)`;
+      console.log(`\n▶ ${label}`);
+      const [program, ...args] = command;
+      // *.server.test.ts suites import the server graph themselves.
+      const conditions = suite.endsWith(".server.test.ts") ? ["--conditions=react-server"] : [];
+      const result = spawnSync(program, [...args, ...conditions, join("tests", suite)], {
+        cwd: root,
+        stdio: "inherit",
+        env: { ...process.env, NODE_ENV: mode },
+        timeout: 15 * 60 * 1000,
+      });
+      if (result.status !== 0) failures.push(label);
+    }
   }
 }
 if (failures.length > 0) {

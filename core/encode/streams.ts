@@ -15,7 +15,7 @@ function openStreamRow(request: Request, tag: string, stop: (reason: unknown) =>
   const stream: OpenStream = {
     id,
     abort(reason) {
-      emitErrorRow(request, id, logError(request, reason));
+      emitErrorRow(request, id, logError(request, reason), reason);
       request.pending--;
       stop(reason);
     },
@@ -37,7 +37,7 @@ function openStreamRow(request: Request, tag: string, stop: (reason: unknown) =>
       if (!isOpen()) return;
       runInRequest(request, () => {
         request.openStreams.delete(stream);
-        emitErrorRow(request, id, logError(request, reason));
+        emitErrorRow(request, id, logError(request, reason), reason);
         request.pending--;
       });
       stop(reason);

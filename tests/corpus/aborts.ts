@@ -81,6 +81,7 @@ export const abortCases: Case[] = [
   },
   {
     name: "abort: sync, in a row retried after an await",
+    devDifference: "the debug info of the component that aborts is missing from the aborted row's lazy (open)",
     model: (abort) => {
       const ready = later(null);
       return h("div", null,
@@ -90,6 +91,7 @@ export const abortCases: Case[] = [
   },
   {
     name: "abort: sync, in a later pass, a fulfilled promise not rendered yet",
+    devDifference: "the debug info of the component that aborts is missing from the aborted row's lazy (open)",
     model: (abort) => {
       const ready = later(null);
       const AsyncValues = async () => (await ready, h(Show, { fulfilled: fulfilled("fulfilled"), pending: later("pending") }));
@@ -121,6 +123,7 @@ export const abortCases: Case[] = [
   },
   {
     name: "shared element: a fallback in one async row, returned in another",
+    devDifference: "on Bun the shared element's validated slot is 0 where React's is 1: when React marks a returned element against when the fallback is written (open)",
     model: () => {
       const fallback = spinner();
       return h("div", null,

@@ -95,7 +95,8 @@ const Forwarded = React.forwardRef(function Forwarded(props: { label: string }, 
   return h("strong", null, props.label, String(ref));
 });
 
-const LazyResolved = React.lazy(async () => ({ default: Greeting }));
+// Made per render: a lazy one renderer resolved would be resolved for the other.
+const lazyResolved = () => React.lazy(async () => ({ default: Greeting }));
 
 function LazyPending() {
   const Lazy = React.lazy(() => later({ default: Greeting }, 2));
@@ -118,7 +119,7 @@ export const elementCases: Case[] = [
   el("component in keyed fragment", () => h("div", null, h(Fragment, { key: "k" }, h(Keyed)))),
   el("memo", () => h(Memoized, { label: "memo" })),
   el("forwardRef", () => h(Forwarded, { label: "fwd" })),
-  el("lazy resolved", () => h(LazyResolved, { name: "lazy-ok" })),
+  el("lazy resolved", () => h(lazyResolved(), { name: "lazy-ok" })),
   el("lazy pending", () => h(LazyPending)),
   el("suspense with sync content", () => h(Suspense, { fallback: h("p", null, "loading") }, h(Greeting, { name: "sync" }))),
   el("strict mode and profiler", () => h(StrictMode, null, h(Profiler as any, { id: "p" }, h("div", null, "inside")))),

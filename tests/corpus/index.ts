@@ -1,10 +1,11 @@
 import { abortCases } from "./aborts.ts";
 import { asyncCases } from "./async.ts";
 import type { Case } from "./case.ts";
+import { developmentCases } from "./development.ts";
 import { elementCases } from "./elements.ts";
 import { errorCases } from "./errors.ts";
 import { fuzzCases } from "./fuzz-regressions.ts";
 import { pageCases } from "./pages.ts";
 import { valueCases } from "./values.ts";
 
-export const corpus: Case[] = [...valueCases, ...elementCases, ...asyncCases, ...errorCases, ...pageCases, ...fuzzCases, ...abortCases];
+export const corpus: Case[] = [...valueCases, ...elementCases, ...asyncCases, ...errorCases, ...pageCases, ...fuzzCases, ...abortCases, ...developmentCases];

@@ -1,12 +1,15 @@
 // The decode side of a differential comparison: a rendered byte stream,
 // decoded by React's own client, described as plain JSON (values, errors,
 // resource hints, HTML), so two renderers' outputs compare with one equality.
+// In development (NODE_ENV not "production": React's development client)
+// also owners and debug info, by name (see ./normalize.ts), and the console
+// calls the client replays or React DOM makes, without stacks or timings.
 import { deepStrictEqual } from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import * as ReactDOM from "react-dom";
 import { createFromReadableStream } from "react-server-dom-webpack/client.edge";
 import { clientModuleExports } from "../corpus/client-modules.ts";
-import { normalize, type ClientNames } from "./normalize.ts";
+import { DEV, firstLine, normalize, type ClientNames } from "./normalize.ts";
 import { renderHTML } from "./render-html.ts";
 
 (globalThis as any).__webpack_require__ = (id: string) => clientModuleExports[id];
@@ -38,11 +41,64 @@ function streamOf(bytes: Uint8Array): ReadableStream<Uint8Array> {
 }
 
 async function decode(bytes: Uint8Array): Promise<unknown> {
-  return createFromReadableStream(streamOf(bytes), manifest as any);
+  return createFromReadableStream(streamOf(bytes), { ...manifest, replayConsoleLogs: true } as any);
 }
 
-function html(bytes: Uint8Array): Promise<string> {
-  return renderHTML(decode(bytes));
+// Console calls while a payload is decoded and rendered: the server's,
+// replayed by the client, and React DOM's own warnings.
+const CONSOLE_METHODS = ["debug", "dir", "error", "group", "groupCollapsed", "groupEnd", "info", "log", "table", "trace", "warn"];
+const REPLAY_BADGE = "\u001b[0m\u001b[7m%c%s\u001b[0m%c";
+let consoleCalls: string[] | null = null;
+// Warnings React's development server logs (and replays) that contrail does not send yet.
+const DEV_ONLY_WARNINGS = [
+  "Objects with toJSON methods are not supported",
+  "Expected not to serialize an object with own property `__proto__`",
+  "Returning an Iterator from a Server Component is not supported",
+  // Bun's FormData is not a plain object to React's development server.
+  "objects are not supported.",
+];
+
+// React's development server overflows the stack describing a cyclic Set or
+// Map in a component's props for its debug info, and reports it through
+// onError; contrail omits such values from debug info.
+const isReactDebugOverflow = (message: string): boolean => message.startsWith("Maximum call stack size exceeded");
+if (DEV) {
+  for (const method of CONSOLE_METHODS) {
+    const original = (console as any)[method];
+    (console as any)[method] = (...args: unknown[]) => {
+      if (consoleCalls === null) return original.apply(console, args);
+      if (DEV_ONLY_WARNINGS.some((warning) => typeof args[0] === "string" && args[0].includes(warning))) return;
+      consoleCalls.push(method + " " + describeConsoleArgs(args));
+    };
+  }
+}
+
+/** Arguments without the replay badge, component stacks or file positions. */
+function describeConsoleArgs(args: unknown[]): string {
+  if (typeof args[0] === "string" && args[0].startsWith(REPLAY_BADGE)) {
+    args = [args[0].slice(REPLAY_BADGE.length).replace(/^ /, ""), ...args.slice(4)];
+  }
+  return args
+    .map((arg) => {
+      if (arg instanceof Error) return "Error: " + arg.message;
+      const text = typeof arg === "string" ? arg : typeof arg === "object" && arg !== null ? safeJSON(arg) : String(arg);
+      return text.replace(/\n +(at|in) .*/g, "");
+    })
+    .join(" | ");
+}
+
+function safeJSON(value: object): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+// Development's error templates carry stacks: absolute paths and positions differ, owners are compared elsewhere.
+async function html(bytes: Uint8Array): Promise<string> {
+  const text = await renderHTML(decode(bytes));
+  return DEV ? text.replace(/ data-c?stck="[^"]*"/g, "").replace(/ data-msg="([^"\n]*)[^"]*"/g, ' data-msg="$1"') : text;
 }
 
 export interface Side {
@@ -53,6 +109,7 @@ export interface Side {
 export async function describe(side: Side, withHTML: boolean) {
   const bytes = new Uint8Array(Buffer.from(side.bytes, "base64"));
   hints = [];
+  if (DEV) consoleCalls = [];
   let value: unknown;
   try {
     value = await normalize(await decode(bytes), clientNames);
@@ -60,11 +117,15 @@ export async function describe(side: Side, withHTML: boolean) {
     value = { decodeFailed: error?.message, digest: error?.digest };
   }
   const hinted = hints.sort();
+  const rendered = withHTML ? await html(bytes) : undefined;
+  const consoled = consoleCalls === null ? undefined : consoleCalls.sort();
+  consoleCalls = null;
   return {
     value,
     hints: hinted,
-    errors: [...new Set(side.errors)].sort(),
-    html: withHTML ? await html(bytes) : undefined,
+    errors: [...new Set(DEV ? side.errors.map(firstLine).filter((message) => !isReactDebugOverflow(message)) : side.errors)].sort(),
+    html: rendered,
+    console: consoled,
   };
 }
 

@@ -10,6 +10,28 @@ const LAZY = Symbol.for("react.lazy");
 
 export type ClientNames = Map<unknown, string>;
 
+/** React's development client is decoding (NODE_ENV is not "production"). */
+export const DEV = process.env.NODE_ENV !== "production";
+
+/**
+ * In development, where a bad value sits is described by React in JSX form
+ * and by contrail in production's form: messages compare by their first line.
+ */
+export const firstLine = (message: string): string => message.split("\n")[0];
+
+/** Who rendered an element, by name: development's owner (a component info), or null. */
+function ownerName(owner: any): string | null {
+  return owner == null ? null : String(owner.name);
+}
+
+/** Development's component infos in `_debugInfo`, by what both servers must agree on (no times, stacks or I/O). */
+function debugEntries(debugInfo: unknown): unknown[] {
+  if (!Array.isArray(debugInfo)) return [];
+  return debugInfo
+    .filter((entry) => typeof entry?.name === "string")
+    .map((entry) => ({ name: entry.name, env: entry.env ?? null, key: entry.key ?? null, owner: ownerName(entry.owner) }));
+}
+
 async function settle(thenable: PromiseLike<unknown>): Promise<unknown> {
   try {
     return { t: "fulfilled", value: await thenable };
@@ -19,7 +41,13 @@ async function settle(thenable: PromiseLike<unknown>): Promise<unknown> {
 }
 
 function describeError(error: any): unknown {
-  return error instanceof Error ? { message: error.message, digest: (error as any).digest } : String(error);
+  if (!(error instanceof Error)) return String(error);
+  const description: Record<string, unknown> = { message: DEV ? firstLine(error.message) : error.message, digest: (error as any).digest };
+  if (DEV) {
+    description.name = error.name;
+    description.env = (error as any).environmentName;
+  }
+  return description;
 }
 
 /** Unwraps a lazy the way React renders it: wait while pending, stop at an error. */
@@ -66,13 +94,22 @@ export async function normalize(value: unknown, clientNames: ClientNames): Promi
     if (value === null) return null;
     if (value.$$typeof === LAZY) {
       const unwrapped = await unwrapLazy(value);
-      return "error" in unwrapped ? { t: "lazy-error", error: unwrapped.error } : visit(unwrapped.value, path);
+      const lazyDebug = DEV ? debugEntries(value._debugInfo) : [];
+      if ("error" in unwrapped) return { t: "lazy-error", error: unwrapped.error, ...(lazyDebug.length ? { debug: lazyDebug } : {}) };
+      const described = await visit(unwrapped.value, path);
+      return lazyDebug.length ? { t: "lazy", debug: lazyDebug, value: described } : described;
     }
     const first = seen.get(value);
     if (first !== undefined) return { t: "ref", to: first };
     seen.set(value, path);
     if (value.$$typeof === ELEMENT) {
-      return { t: "element", type: await visitType(value.type, path), key: value.key, props: await visit(value.props, path + ".props") };
+      const element: Record<string, unknown> = { t: "element", type: await visitType(value.type, path), key: value.key, props: await visit(value.props, path + ".props") };
+      if (DEV) {
+        element.owner = ownerName(value._owner);
+        element.validated = value._store?.validated;
+        element.debug = debugEntries(value._debugInfo);
+      }
+      return element;
     }
     if (typeof value.then === "function") {
       const settled: any = await settle(value);
@@ -81,7 +118,8 @@ export async function normalize(value: unknown, clientNames: ClientNames): Promi
     if (Array.isArray(value)) {
       const out = [];
       for (let i = 0; i < value.length; i++) out.push(await visit(value[i], path + "." + i));
-      return { t: "array", items: out };
+      const debug = DEV ? debugEntries((value as any)._debugInfo) : [];
+      return debug.length ? { t: "array", items: out, debug } : { t: "array", items: out };
     }
     if (value instanceof Date) return { t: "date", v: Number.isNaN(value.getTime()) ? "invalid" : value.toISOString() };
     if (value instanceof Map) return { t: "map", entries: await visit([...value], path + ".entries") };

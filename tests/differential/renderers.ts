@@ -1,10 +1,13 @@
 // Render side of a differential comparison (react-server condition): a model
 // rendered by a Flight renderer, its bytes as base64 and the errors reported.
+import "./server-setup.ts";
 import { Buffer } from "node:buffer";
-import * as stock from "react-server-dom-webpack/server.edge";
 import * as contrail from "../../core/index.ts";
 import { digestOf, type Case } from "../corpus/case.ts";
 import { clientManifest } from "../corpus/server-references.ts";
+
+// Loaded once ./server-setup.ts has run (Bun evaluates a static CommonJS import earlier).
+const stock = await import("react-server-dom-webpack/server.edge");
 
 export interface RenderResult {
   bytes: string;

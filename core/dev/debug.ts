@@ -1,0 +1,236 @@
+// Development: what React's development server adds to a render for its
+// development client: component infos (who rendered what, from where),
+// owners and stacks on elements, timings, and errors with their messages.
+// None of this runs in production (see ../internals.ts, DEV).
+import { callAsComponent } from "../dispatcher.ts";
+import { internals } from "../internals.ts";
+import type { Request } from "../request.ts";
+import { REACT_ELEMENT_TYPE } from "../react-symbols.ts";
+import type { RenderOptions } from "../types.ts";
+import { defaultFilterStackFrame, filterStack, parseStack, type Frame, type FrameFilter } from "./stacks.ts";
+
+/** React's ReactComponentInfo: what `getOwner()` returns while a component runs. */
+export interface ComponentInfo {
+  name: string;
+  env: string;
+  key: string | null;
+  owner: ComponentInfo | null;
+  stack: Frame[] | null;
+  props: unknown;
+  debugStack: Error | null;
+  debugTask: unknown;
+}
+
+export interface DevState {
+  environmentName: () => string;
+  filterStackFrame: FrameFilter;
+  /** `performance.now()` at the request's time origin; `D{"time"}` rows count from it. */
+  timeOrigin: number;
+  /** Component infos and other debug objects already written: their "$<row>". */
+  written: WeakMap<object, string>;
+  /** Owners already warned about a child without a key (one warning each, as React). */
+  warnedForKey: WeakSet<object>;
+}
+
+let ownerStacksResetAt = -Infinity;
+
+export function createDevState(request: Request, options: RenderOptions | undefined): DevState {
+  const now = performance.now();
+  // React's elements stop capturing stacks after 10,000 until a renderer resets the count.
+  if (now - ownerStacksResetAt > 1000) {
+    internals.recentlyCreatedOwnerStacks = 0;
+    ownerStacksResetAt = now;
+  }
+  const environmentName = options?.environmentName;
+  const startTime = options?.startTime;
+  const timeOrigin = typeof startTime === "number" ? startTime - performance.timeOrigin : now;
+  request.queue.debugRow(":N" + (timeOrigin + performance.timeOrigin));
+  return {
+    environmentName: typeof environmentName === "function" ? environmentName : () => environmentName ?? "Server",
+    filterStackFrame: options?.filterStackFrame ?? defaultFilterStackFrame,
+    timeOrigin,
+    written: new WeakMap(),
+    warnedForKey: new WeakSet(),
+  };
+}
+
+/** `error`'s frames as the client may see them: `skipFrames` dropped, then contrail's and the filtered ones. */
+export function stackOf(dev: DevState, error: Error, skipFrames: number): Frame[] {
+  return filterStack(parseStack(error, skipFrames), dev.filterStackFrame);
+}
+
+/** Text in a row the client revives: a leading "$" is escaped. */
+export const escapeText = (text: string): string => (text[0] === "$" ? "$" + text : text);
+
+/** Frames for a row the client revives (debug and model rows; `E` rows are read as they are). */
+export function escapeFrames(frames: Frame[]): unknown[] {
+  return frames.map((frame) => [escapeText(frame[0]), escapeText(frame[1]), frame[2], frame[3], frame[4], frame[5], frame[6]]);
+}
+
+/** Writes `json` as a debug row; returns the reference to it. */
+export function outlineDebug(request: Request, json: unknown): string {
+  const id = request.nextId++;
+  request.queue.debugRow(id.toString(16) + ":" + JSON.stringify(json));
+  return "$" + id.toString(16);
+}
+
+/** What a component element renders as: its info, with its owner and where the element was created. */
+export function describeComponent(request: Request, Component: any, key: string | null, props: unknown, element: any): ComponentInfo {
+  const dev = request.dev!;
+  const debugStack: Error | null = element?._debugStack ?? null;
+  return {
+    name: Component.displayName || Component.name || "",
+    env: dev.environmentName(),
+    key,
+    owner: element?._owner ?? null,
+    stack: debugStack === null ? null : stackOf(dev, debugStack, 1),
+    props,
+    debugStack,
+    debugTask: element?._debugTask ?? null,
+  };
+}
+
+/** Writes `info` (and its owners) once; returns its "$<row>". */
+export function outlineComponentInfo(request: Request, info: ComponentInfo): string {
+  const dev = request.dev!;
+  const written = dev.written.get(info);
+  if (written !== undefined) return written;
+  const json: Record<string, unknown> = { name: escapeText(info.name), key: info.key === null ? null : escapeText(info.key) };
+  if (info.env != null) json.env = escapeText(info.env);
+  if (info.owner != null) json.owner = outlineComponentInfo(request, info.owner);
+  const stack = info.stack ?? (info.debugStack != null ? stackOf(dev, info.debugStack, 1) : null);
+  if (stack !== null) json.stack = escapeFrames(stack);
+  json.props = debugValue(request, info.props, { objects: 10 });
+  const reference = outlineDebug(request, json);
+  dev.written.set(info, reference);
+  return reference;
+}
+
+/** `D` rows of row `rowId` for a component about to render in it: when, then who. */
+export function emitComponentInfo(request: Request, rowId: number, info: ComponentInfo): void {
+  emitTime(request, rowId);
+  request.queue.debugInfo(rowId, JSON.stringify(outlineComponentInfo(request, info)));
+}
+
+export function emitTime(request: Request, rowId: number): void {
+  request.queue.debugInfo(rowId, '{"time":' + (performance.now() - request.dev!.timeOrigin) + "}");
+}
+
+/** The owner slot of an element: its owner's info row, or null. */
+export function ownerReference(request: Request, owner: ComponentInfo | null | undefined): string | null {
+  return owner == null ? null : outlineComponentInfo(request, owner);
+}
+
+/** The stack slot of an element: where it was created, as a row of its own (React does not share them). */
+export function elementStackReference(request: Request, element: any): string | null {
+  const debugStack = element?._debugStack;
+  return debugStack == null ? null : outlineDebug(request, escapeFrames(stackOf(request.dev!, debugStack, 1)));
+}
+
+interface ErrorDescription {
+  name: string;
+  message: string;
+  stack: Frame[];
+  env: string;
+}
+
+/** What the development client rebuilds an error from. */
+export function describeError(request: Request, error: unknown): ErrorDescription {
+  const dev = request.dev!;
+  let env = dev.environmentName();
+  try {
+    if (error instanceof Error) {
+      const errorEnv = (error as any).environmentName;
+      if (typeof errorEnv === "string") env = errorEnv;
+      return { name: error.name, message: String(error.message), stack: stackOf(dev, error, 0), env };
+    }
+    return { name: "Error", message: typeof error === "object" && error !== null ? describeThrownObject(error) : String(error), stack: [], env };
+  } catch {
+    return { name: "Error", message: "An error occurred but serializing the error message failed.", stack: [], env };
+  }
+}
+
+function describeThrownObject(value: object): string {
+  if (Array.isArray(value)) return "[...]";
+  const name = Object.prototype.toString.call(value).slice(8, -1);
+  return name === "Object" ? "{...}" : name;
+}
+
+/** The `E` row of a failed row in development: the real error, and the component that rendered it. */
+export function errorRowInfo(request: Request, digest: string, error: unknown, owner: ComponentInfo | null): object {
+  const { name, message, stack, env } = describeError(request, error);
+  return { digest, name, message, stack, env, owner: ownerReference(request, owner) };
+}
+
+/**
+ * A value in debug data (component props, console arguments) as
+ * development's client reads it: plain data written out up to a budget of
+ * objects, the rest omitted ("$Y", which the client shows as omitted).
+ */
+export function debugValue(request: Request, value: unknown, budget: { objects: number }): unknown {
+  switch (typeof value) {
+    case "string":
+      return value[0] === "$" ? "$" + value : value;
+    case "number":
+      if (Number.isFinite(value)) return Object.is(value, -0) ? "$-0" : value;
+      return value === Infinity ? "$Infinity" : value === -Infinity ? "$-Infinity" : "$NaN";
+    case "boolean":
+      return value;
+    case "undefined":
+      return "$undefined";
+    case "bigint":
+      return "$n" + value.toString(10);
+    case "symbol": {
+      const description = value.description;
+      return description !== undefined && Symbol.for(description) === value ? "$S" + description : "$Y";
+    }
+    case "function":
+      return "$Y";
+  }
+  if (value === null) return null;
+  const object = value as any;
+  if (object instanceof Date) return "$D" + object.toJSON();
+  if (object instanceof Error) return errorValue(request, object);
+  if (--budget.objects < 0) return "$Y";
+  if (object.$$typeof === REACT_ELEMENT_TYPE) {
+    const type = typeof object.type === "string" ? object.type : debugValue(request, object.type, budget);
+    return ["$", type, object.key, debugValue(request, object.props, budget), null, null, 0];
+  }
+  if (Array.isArray(object)) return object.map((item) => debugValue(request, item, budget));
+  const proto = Object.getPrototypeOf(object);
+  if (proto !== Object.prototype && proto !== null) return "$Y";
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(object)) {
+    if (key !== "__proto__") out[key] = debugValue(request, object[key], budget);
+  }
+  return out;
+}
+
+/** An Error in debug data: "$Z" and a debug row the client rebuilds it from. */
+function errorValue(request: Request, error: Error): string {
+  const { name, message, stack, env } = describeError(request, error);
+  return "$Z" + outlineDebug(request, { name: escapeText(name), message: escapeText(message), stack: escapeFrames(stack), env: escapeText(env) }).slice(1);
+}
+
+/** The component that created `model`, when it is an element. */
+export function ownerOf(model: any): ComponentInfo | null {
+  return model != null && model.$$typeof === REACT_ELEMENT_TYPE ? (model._owner ?? null) : null;
+}
+
+/**
+ * A component or fragment rendered from a list without a key: React's
+ * development server warns through the console, as that component, once per
+ * owner; the warning is replayed in the browser.
+ */
+export function warnForMissingKey(request: Request, info: ComponentInfo): void {
+  const owner = info.owner;
+  if (owner !== null) {
+    if (request.dev!.warnedForKey.has(owner)) return;
+    request.dev!.warnedForKey.add(owner);
+  }
+  callAsComponent(logMissingKey, info);
+}
+
+function logMissingKey(): void {
+  console.error('Each child in a list should have a unique "key" prop.%s%s See https://react.dev/link/warning-keys for more information.', "", "");
+}

@@ -1,0 +1,150 @@
+// Development: call stacks as React's development server sends them, frames
+// of [function, url, line, column, enclosing line, enclosing column, async],
+// cut where contrail called the component (React's `react_stack_bottom_frame`)
+// and rid of frames no developer wrote: React drops node_modules and node:
+// frames; contrail also drops its own files, wherever they are.
+
+export type Frame = [string, string, number, number, number, number, boolean];
+export type FrameFilter = (url: string, functionName: string, line: number, column: number) => boolean;
+
+/** The name of contrail's component-call frame: stacks end there, as React's do. */
+export const BOTTOM_FRAME = "react_stack_bottom_frame";
+
+const coreURL = new URL("..", import.meta.url).href;
+const corePath = coreURL.startsWith("file://") ? decodeURIComponent(new URL(coreURL).pathname) : coreURL;
+
+export function defaultFilterStackFrame(url: string): boolean {
+  return url !== "" && !url.startsWith("node:") && !url.includes("node_modules");
+}
+
+function isContrailFrame(url: string): boolean {
+  return url.startsWith(coreURL) || url.startsWith(corePath);
+}
+
+const parsed = new WeakMap<object, Frame[]>();
+let collected: Frame[] | null = null;
+let skipping = 0;
+
+// V8 hands structured call sites to Error.prepareStackTrace, the first time
+// an error's stack is read; React reads them the same way. The text returned
+// becomes the error's `stack` for good, so it is the usual one.
+function collectCallSites(error: Error, callSites: any[]): string {
+  const frames: Frame[] = [];
+  for (let i = skipping; i < callSites.length; i++) {
+    const site = callSites[i];
+    const functionName: string = site.getFunctionName() || "";
+    if (functionName.includes(BOTTOM_FRAME)) break;
+    if (site.isNative()) {
+      frames.push([functionName || "<anonymous>", "", 0, 0, 0, 0, site.isAsync()]);
+      continue;
+    }
+    let name = site.isConstructor() ? "new " + (functionName || "<anonymous>") : site.isToplevel() ? functionName : qualifiedName(site, functionName);
+    if (name === "<anonymous>") name = "";
+    frames.push([
+      name,
+      site.getScriptNameOrSourceURL() || "",
+      site.getLineNumber() || 0,
+      site.getColumnNumber() || 0,
+      typeof site.getEnclosingLineNumber === "function" ? site.getEnclosingLineNumber() || 0 : 0,
+      typeof site.getEnclosingColumnNumber === "function" ? site.getEnclosingColumnNumber() || 0 : 0,
+      site.isAsync(),
+    ]);
+  }
+  collected = frames;
+  let text = (error.name || "Error") + ": " + (error.message || "");
+  for (const site of callSites) text += "\n    at " + site.toString();
+  return text;
+}
+
+const IDENTIFIER = /^[a-zA-Z_$][0-9a-zA-Z_$]*$/;
+
+/** "Type.method [as alias]", as V8 names a method's frame. */
+function qualifiedName(site: any, functionName: string): string {
+  const typeName: string | null = site.getTypeName();
+  const methodName: string | null = site.getMethodName();
+  if (!functionName) return (typeName ? typeName + "." : "") + (methodName || "<anonymous>");
+  let name = typeName && IDENTIFIER.test(functionName) && functionName !== typeName ? typeName + "." + functionName : functionName;
+  if (methodName && functionName !== methodName && !functionName.endsWith("." + methodName) && !functionName.endsWith(" " + methodName)) {
+    name += " [as " + methodName + "]";
+  }
+  return name;
+}
+
+// V8 ("    at name (url:line:col)") and JSC ("name@url:line:col") text frames,
+// for stacks already formatted before we saw them.
+const V8_FRAME = /^ {3} at (?:(.+) \((?:(.+):(\d+):(\d+)|<anonymous>)\)|(?:async )?(.+):(\d+):(\d+)|<anonymous>)$/;
+const JSC_FRAME = /^(?:(.*)@)?(.+?):(\d+):(\d+)$/;
+
+function parseText(stack: string, skipFrames: number): Frame[] {
+  const bottom = stack.indexOf(BOTTOM_FRAME);
+  if (bottom !== -1) stack = stack.slice(0, stack.lastIndexOf("\n", bottom));
+  const lines = stack.split("\n");
+  const frames: Frame[] = [];
+  let skipped = 0;
+  for (const line of lines) {
+    const v8 = V8_FRAME.exec(line);
+    const jsc = v8 ? null : JSC_FRAME.exec(line);
+    if (!v8 && !jsc) continue;
+    if (skipped++ < skipFrames) continue;
+    if (v8) {
+      let name = v8[1] || "";
+      let isAsync = line.startsWith("    at async ");
+      if (name === "<anonymous>") name = "";
+      else if (name.startsWith("async ")) {
+        name = name.slice(6);
+        isAsync = true;
+      }
+      const url = v8[2] || v8[5] || "";
+      frames.push([name, url === "<anonymous>" ? "" : url, +(v8[3] || v8[6]), +(v8[4] || v8[7]), 0, 0, isAsync]);
+    } else {
+      frames.push([jsc![1] || "", jsc![2], +jsc![3], +jsc![4], 0, 0, false]);
+    }
+  }
+  return frames;
+}
+
+/** The frames of `error`'s stack, from its `skipFrames`th frame to contrail's component call. */
+export function parseStack(error: Error, skipFrames: number): Frame[] {
+  const known = parsed.get(error);
+  if (known !== undefined) return known;
+  collected = null;
+  skipping = skipFrames;
+  const previous = (Error as any).prepareStackTrace;
+  (Error as any).prepareStackTrace = collectCallSites;
+  let text: string;
+  try {
+    text = String(error.stack);
+  } finally {
+    (Error as any).prepareStackTrace = previous;
+  }
+  const frames: Frame[] = collected ?? parseText(text.startsWith("Error: react-stack-top-frame\n") ? text.slice(29) : text, skipFrames);
+  collected = null;
+  parsed.set(error, frames);
+  return frames;
+}
+
+/** Drops contrail's frames, then those `filter` rejects (React's `filterStackFrame`). */
+export function filterStack(frames: Frame[], filter: FrameFilter): Frame[] {
+  const kept: Frame[] = [];
+  for (const frame of frames) {
+    if (!isContrailFrame(frame[1]) && filter(frame[1], frame[0], frame[2], frame[3])) kept.push(frame);
+  }
+  return kept;
+}
+
+/** An owner's element stack as text, for `captureOwnerStack()`: its frames below the element's creation. */
+export function ownerStackText(debugStack: Error): string {
+  const previous = (Error as any).prepareStackTrace;
+  (Error as any).prepareStackTrace = undefined;
+  let stack: string;
+  try {
+    stack = String(debugStack.stack);
+  } finally {
+    (Error as any).prepareStackTrace = previous;
+  }
+  if (stack.startsWith("Error: react-stack-top-frame\n")) stack = stack.slice(29);
+  const firstLineEnd = stack.indexOf("\n");
+  if (firstLineEnd !== -1) stack = stack.slice(firstLineEnd + 1);
+  const bottom = stack.indexOf(BOTTOM_FRAME);
+  return bottom === -1 ? "" : stack.slice(0, stack.lastIndexOf("\n", bottom));
+}
