@@ -123,7 +123,6 @@ export const abortCases: Case[] = [
   },
   {
     name: "shared element: a fallback in one async row, returned in another",
-    devDifference: "on Bun the shared element's validated slot is 0 where React's is 1: when React marks a returned element against when the fallback is written (open)",
     model: () => {
       const fallback = spinner();
       return h("div", null,
