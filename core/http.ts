@@ -5,6 +5,7 @@
 import { currentApp, type Asset, type HTMLRenderer } from "./app-context.ts";
 import { FLIGHT_HEADERS, HTML_HEADERS, wantsFlight } from "./headers.ts";
 import { ShellError, renderForHTML, renderToSink, type FlightRender } from "./index.ts";
+import { DEV } from "./internals.ts";
 import type { ClientManifest, RenderOptions } from "./types.ts";
 
 export { FLIGHT_HEADERS, HTML_HEADERS, wantsFlight } from "./headers.ts";
@@ -18,8 +19,11 @@ export interface ServeOptions extends Omit<RenderOptions, "signal"> {
    * inlined. Default: the HTML renderer of the app `loadApp` bundled.
    */
   html?: HTMLRenderer;
-  /** The HTML page answered with 500 when a page's root fails to render. */
-  errorDocument?: (digest: string | undefined) => string;
+  /**
+   * The HTML page answered with 500 when a page's root fails to render;
+   * `error` is as React's client decoded it (its real message in development only).
+   */
+  errorDocument?: (digest: string | undefined, error: unknown) => string;
 }
 
 export interface HandlerOptions<Req = Request> extends ServeOptions {
@@ -31,19 +35,23 @@ export interface HandlerOptions<Req = Request> extends ServeOptions {
 export interface Served {
   clientManifest: ClientManifest;
   html: HTMLRenderer | undefined;
-  errorDocument: (digest: string | undefined) => string;
+  errorDocument: (digest: string | undefined, error: unknown) => string;
   assets: Record<string, Asset>;
   renderOptions: Omit<RenderOptions, "signal">;
 }
 
 const escapeHTML = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** The default error document: no message or stack, only the digest that finds the error in the server's log. */
-export function defaultErrorDocument(digest: string | undefined): string {
+/**
+ * The default error document: the digest that finds the error in the
+ * server's log; in development also the error's stack (its message first).
+ */
+export function defaultErrorDocument(digest: string | undefined, error: unknown): string {
   const reference = digest ? ` (digest <code>${escapeHTML(digest)}</code>)` : "";
+  const detail = DEV && error instanceof Error ? `<pre>${escapeHTML(error.stack ?? String(error))}</pre>` : "";
   return (
     '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>500 Internal Server Error</title></head>' +
-    `<body><h1>Internal Server Error</h1><p>This page failed to render${reference}.</p></body></html>`
+    `<body><h1>Internal Server Error</h1><p>This page failed to render${reference}.</p>${detail}</body></html>`
   );
 }
 
@@ -82,7 +90,7 @@ export async function htmlResponse(model: unknown, served: Served, signal: Abort
     return new Response(await served.html!(renderForHTML(model, served.clientManifest, options), signal), { headers: HTML_HEADERS });
   } catch (error) {
     const digest = (error as { digest?: unknown } | null)?.digest;
-    return new Response(served.errorDocument(typeof digest === "string" ? digest : undefined), { status: 500, headers: HTML_HEADERS });
+    return new Response(served.errorDocument(typeof digest === "string" ? digest : undefined, error), { status: 500, headers: HTML_HEADERS });
   }
 }
 

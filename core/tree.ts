@@ -93,10 +93,17 @@ function productionError(digest: string): Error {
 }
 
 /** Development's error rows carry the error's name and message, as React's development client shows them. */
-function developmentError(digest: string, info: { name?: string; message?: string }): Error {
+type Frame = [name: string, url: string, line: number, column: number];
+
+// Its stack is the server's frames (where the component threw), not those
+// of the tree builder that made this Error: they are what a developer reads
+// in react-dom/server's log and the boundary's template.
+function developmentError(digest: string, info: { name?: string; message?: string; stack?: Frame[] }): Error {
   const error: any = new Error(info.message || "An error occurred in the Server Components render but no message was provided");
   error.name = info.name ?? "Error";
   error.digest = digest;
+  const frames = (info.stack ?? []).map(([name, url, line, column]) => `\n    at ${name || "<anonymous>"} (${url}:${line}:${column})`);
+  error.stack = error.name + ": " + error.message + frames.join("");
   return error;
 }
 

@@ -19,7 +19,7 @@ const suites = readdirSync(join(root, "tests"))
   .filter((file) => file.endsWith(".test.ts") && (only.length === 0 || only.some((name) => file.startsWith(name))))
   .sort();
 
-const bothModes = new Set(["differential.test.ts", "fuzz.test.ts"]);
+const bothModes = new Set(["differential.test.ts", "fuzz.test.ts", "fused-html.test.ts", "browser.test.ts", "server-graph.test.ts"]);
 
 const failures = [];
 for (const [runtime, command] of Object.entries(runtimes)) {

@@ -12,13 +12,17 @@ export const BOTTOM_FRAME = "react_stack_bottom_frame";
 
 const coreURL = new URL("..", import.meta.url).href;
 const corePath = coreURL.startsWith("file://") ? decodeURIComponent(new URL(coreURL).pathname) : coreURL;
+// Bundled into one file with the app (loadApp's server graph), contrail's
+// frames share the app's URL: there only the cut at the component call,
+// below the app's frames, leaves them out.
+const unbundled = /\/core\/dev\/stacks\.[jt]s$/.test(import.meta.url);
 
 export function defaultFilterStackFrame(url: string): boolean {
   return url !== "" && !url.startsWith("node:") && !url.includes("node_modules");
 }
 
 function isContrailFrame(url: string): boolean {
-  return url.startsWith(coreURL) || url.startsWith(corePath);
+  return unbundled && (url.startsWith(coreURL) || url.startsWith(corePath));
 }
 
 const parsed = new WeakMap<object, Frame[]>();
