@@ -1,12 +1,16 @@
 // The demo in a real browser: headless Chromium (from npm, driven by
 // playwright-core) loads the page from this runtime's server; it hydrates
-// without errors, the client counter counts, and the Suspense feed streams in.
+// without errors or warnings, the client counter counts, and the Suspense
+// feed streams in. Run in both modes: in development a server component's
+// console.log is replayed in the browser and the error boundary shows the
+// server's message; in production neither message nor stack reaches it.
 import { ok, strictEqual } from "node:assert/strict";
 import type { Browser } from "playwright-core";
 import { launchBrowser } from "./support/browser.ts";
 import { run, test } from "./support/harness.ts";
 import { startServerProcess, type ServerProcess } from "./support/server-process.ts";
 
+const DEV = process.env.NODE_ENV !== "production";
 let server: ServerProcess;
 let browser: Browser;
 
@@ -27,8 +31,10 @@ test("the shell streams first, the Suspense feed after it", async () => {
 test("the page hydrates without errors, the counter counts, the feed arrives", async () => {
   const page = await browser.newPage();
   const problems: string[] = [];
+  const logs: string[] = [];
   page.on("console", (message) => {
     if (message.type() === "error" || message.type() === "warning") problems.push(message.text());
+    if (message.type() === "log") logs.push(message.text());
   });
   page.on("pageerror", (error) => problems.push(error.message));
   await page.goto(server.base + "/");
@@ -46,6 +52,9 @@ test("the page hydrates without errors, the counter counts, the feed arrives", a
   await page.waitForFunction((count) => document.querySelector("#counter")!.textContent === `Clicked ${count} times`, before + 1);
   strictEqual(await page.locator("#feed li").count(), 4);
   strictEqual(problems.length, 0, problems.join("\n"));
+  const replayed = logs.filter((text) => text.includes("Feed rendered on the server"));
+  if (DEV) ok(replayed.some((text) => text.includes("Server")), "the server's console.log is replayed with its badge: " + logs.join(" | "));
+  else strictEqual(replayed.length, 0, "no console replay in production");
   await page.close();
 });
 
@@ -64,10 +73,12 @@ test("a failing server component: the HTML shows its Suspense fallback, the brow
   // react-dom/server has no error boundaries: the fallback streams first, then the
   // boundary is marked for the browser to render ($RX), with the server's digest.
   ok(html.includes('<template id="B:0"></template><p id="forecast-loading">'), "the fallback streams");
-  const digest = /\$RX\("B:0","([^"]+)"\)/.exec(html)?.[1];
+  const digest = /\$RX\("B:0","([^"]+)"/.exec(html)?.[1];
   ok(digest, "the boundary is handed to the browser with the digest");
   await page.waitForSelector("#error-boundary");
-  strictEqual(await page.textContent("#error-boundary"), `This part failed to load (digest ${digest}).`);
+  const message = DEV ? ": The forecast service is down" : "";
+  strictEqual(await page.textContent("#error-boundary"), `This part failed to load${message} (digest ${digest}).`);
+  if (!DEV) ok(!html.includes("forecast service") && !html.includes("at Forecast"), "no server message or stack in production HTML");
   strictEqual(await page.locator("#forecast-loading").count(), 0);
   await page.close();
   strictEqual((await fetch(server.base + "/")).status, 200, "the server keeps answering");

@@ -20,6 +20,8 @@ function Document({ title, children }: { title: string; children?: ReactNode }) 
 
 async function Feed() {
   await new Promise((resolve) => setTimeout(resolve, 300));
+  // In development this also appears in the browser's console, badged "Server".
+  console.log("Feed rendered on the server");
   const items = ["Bun served this row", "Deno served this one", "Node 24 too", "Rendered by contrail"];
   return h("ul", { id: "feed" }, items.map((item) => h("li", { key: item }, item)));
 }

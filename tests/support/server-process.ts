@@ -9,7 +9,8 @@ export interface ServerProcess {
 
 export function startServerProcess(command: string[], cwd?: string): Promise<ServerProcess> {
   const [program, ...args] = command;
-  const child = spawn(program, args, { cwd, env: { ...process.env, NODE_ENV: "production" }, stdio: ["ignore", "pipe", "inherit"] });
+  // The suite's own mode (tests/run.mjs sets NODE_ENV), production by default.
+  const child = spawn(program, args, { cwd, env: { ...process.env, NODE_ENV: process.env.NODE_ENV ?? "production" }, stdio: ["ignore", "pipe", "inherit"] });
   // A suite that fails before it stops its server must not leave it running.
   process.on("exit", () => child.kill());
   return new Promise((resolve, reject) => {
