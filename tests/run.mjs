@@ -19,12 +19,16 @@ const suites = readdirSync(join(root, "tests"))
   .filter((file) => file.endsWith(".test.ts") && (only.length === 0 || only.some((name) => file.startsWith(name))))
   .sort();
 
-const bothModes = new Set(["differential.test.ts", "fuzz.test.ts", "fused-html.test.ts", "browser.test.ts", "server-graph.test.ts"]);
+// Every suite runs under both React builds, as users develop (NODE_ENV unset:
+// development) and ship (production), except: rows, which asserts
+// production's row shapes (development gives each component a row of its own,
+// as React does), and load, a production server under 30 s of load.
+const productionOnly = new Set(["rows.server.test.ts", "load.test.ts"]);
 
 const failures = [];
 for (const [runtime, command] of Object.entries(runtimes)) {
   for (const suite of suites) {
-    for (const mode of bothModes.has(suite) ? ["production", "development"] : ["production"]) {
+    for (const mode of productionOnly.has(suite) ? ["production"] : ["production", "development"]) {
       const label = mode === "production" ? `${suite} on ${runtime}` : `${suite} on ${runtime} (development)`;
       console.log(`\n▶ ${label}`);
       const [program, ...args] = command;

@@ -5,9 +5,12 @@
 // /pass?gate=<name> lets one component waiting at that gate through.
 // Prints "listening <port>" when ready.
 import { liveTimers } from "./live-timers.ts";
-import * as stock from "react-server-dom-webpack/server.edge";
+import "../support/global-async-local-storage.ts";
 import { cacheSignal, createElement as h, Suspense } from "react";
 import { scenarios } from "../../bench/scenarios.ts";
+
+// Loaded once AsyncLocalStorage is a global (Bun may evaluate a static import first).
+const stock = await import("react-server-dom-webpack/server.edge");
 
 const adapter = process.argv[2];
 const clientManifest = {};
