@@ -1,6 +1,5 @@
 // `npm test`: every tests/*.test.ts suite on Node 24, Bun and Deno (all from
-// npm install), each in production mode like a deployed server; the
-// differential suites also in development mode (React's development builds).
+// npm install), in production and in development mode (React's two builds).
 import { spawnSync } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
