@@ -107,20 +107,24 @@ function parseText(stack: string, skipFrames: number): Frame[] {
   return frames;
 }
 
+/** `error.stack`, read (the first time, which fixes it) with `prepare` as V8's `Error.prepareStackTrace`. */
+function readStack(error: Error, prepare: ((error: Error, callSites: any[]) => string) | undefined): string {
+  const previous = (Error as any).prepareStackTrace;
+  (Error as any).prepareStackTrace = prepare;
+  try {
+    return String(error.stack);
+  } finally {
+    (Error as any).prepareStackTrace = previous;
+  }
+}
+
 /** The frames of `error`'s stack, from its `skipFrames`th frame to contrail's component call. */
 export function parseStack(error: Error, skipFrames: number): Frame[] {
   const known = parsed.get(error);
   if (known !== undefined) return known;
   collected = null;
   skipping = skipFrames;
-  const previous = (Error as any).prepareStackTrace;
-  (Error as any).prepareStackTrace = collectCallSites;
-  let text: string;
-  try {
-    text = String(error.stack);
-  } finally {
-    (Error as any).prepareStackTrace = previous;
-  }
+  const text = readStack(error, collectCallSites);
   const frames: Frame[] = collected ?? parseText(text.startsWith("Error: react-stack-top-frame\n") ? text.slice(29) : text, skipFrames);
   collected = null;
   parsed.set(error, frames);
@@ -138,14 +142,7 @@ export function filterStack(frames: Frame[], filter: FrameFilter): Frame[] {
 
 /** An owner's element stack as text, for `captureOwnerStack()`: its frames below the element's creation. */
 export function ownerStackText(debugStack: Error): string {
-  const previous = (Error as any).prepareStackTrace;
-  (Error as any).prepareStackTrace = undefined;
-  let stack: string;
-  try {
-    stack = String(debugStack.stack);
-  } finally {
-    (Error as any).prepareStackTrace = previous;
-  }
+  let stack = readStack(debugStack, undefined);
   if (stack.startsWith("Error: react-stack-top-frame\n")) stack = stack.slice(29);
   const firstLineEnd = stack.indexOf("\n");
   if (firstLineEnd !== -1) stack = stack.slice(firstLineEnd + 1);
