@@ -81,7 +81,6 @@ export const abortCases: Case[] = [
   },
   {
     name: "abort: sync, in a row retried after an await",
-    devDifference: "the debug info of the component that aborts is missing from the aborted row's lazy (open)",
     model: (abort) => {
       const ready = later(null);
       return h("div", null,
@@ -91,7 +90,6 @@ export const abortCases: Case[] = [
   },
   {
     name: "abort: sync, in a later pass, a fulfilled promise not rendered yet",
-    devDifference: "the debug info of the component that aborts is missing from the aborted row's lazy (open)",
     model: (abort) => {
       const ready = later(null);
       const AsyncValues = async () => (await ready, h(Show, { fulfilled: fulfilled("fulfilled"), pending: later("pending") }));

@@ -11,8 +11,6 @@ export interface Case {
   options?: { identifierPrefix?: string; abortAfterMs?: number };
   /** Also compare the HTML `react-dom/server` renders from the decoded tree (default true). */
   html?: boolean;
-  /** A known difference from React in development mode, why the case is not compared there (yet). */
-  devDifference?: string;
 }
 
 /**
