@@ -10,7 +10,7 @@ import * as ReactDOM from "react-dom";
 import { createFromReadableStream } from "react-server-dom-webpack/client.edge";
 import { clientModuleExports } from "../corpus/client-modules.ts";
 import { DEV, firstLine, normalize, type ClientNames } from "./normalize.ts";
-import { renderHTML } from "./render-html.ts";
+import { comparableHTML, renderHTML } from "./render-html.ts";
 
 (globalThis as any).__webpack_require__ = (id: string) => clientModuleExports[id];
 (globalThis as any).__webpack_chunk_load__ = () => Promise.resolve();
@@ -95,10 +95,8 @@ function safeJSON(value: object): string {
   }
 }
 
-// Development's error templates carry stacks: absolute paths and positions differ, owners are compared elsewhere.
 async function html(bytes: Uint8Array): Promise<string> {
-  const text = await renderHTML(decode(bytes));
-  return DEV ? text.replace(/ data-c?stck="[^"]*"/g, "").replace(/ data-msg="([^"\n]*)[^"]*"/g, ' data-msg="$1"') : text;
+  return comparableHTML(await renderHTML(decode(bytes)));
 }
 
 export interface Side {
