@@ -11,6 +11,7 @@ export {
   createClientModuleProxy,
   createTemporaryReferenceSet,
   registerClientReference,
+  registerServerModule,
   registerServerReference,
 } from "./references.ts";
 export type { ClientManifest, ClientManifestEntry, RenderOptions, Sink, TemporaryReferenceSet } from "./types.ts";

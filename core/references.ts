@@ -2,6 +2,7 @@
 // "use server" transforms produce. Their shape ($$typeof, $$id, $$async,
 // $$bound) is the one React's own server and client agree on.
 import { CLIENT_REFERENCE_TAG, SERVER_REFERENCE_TAG } from "./react-symbols.ts";
+import { addServerFunction } from "./server-functions/registry.ts";
 
 export interface ClientReference {
   $$typeof: symbol;
@@ -141,15 +142,34 @@ function bindServerReference(this: any, ...args: unknown[]): any {
   });
 }
 
-/** Marks `reference` as the server function `exportName` of module `id`. */
+/**
+ * Marks `reference` as the server function `exportName` of module `id`, and
+ * lets clients call it through contrail's handlers.
+ */
 export function registerServerReference<T extends Function>(reference: T, id: string, exportName: string | null): T {
-  return Object.defineProperties(reference, {
+  Object.defineProperties(reference, {
     $$typeof: { value: SERVER_REFERENCE_TAG },
     $$id: { value: exportName === null ? id : id + "#" + exportName, configurable: true },
     $$bound: { value: null, configurable: true },
     bind: { value: bindServerReference, configurable: true },
     toString: { value: () => "function () { [omitted code] }", configurable: true, writable: true },
   });
+  addServerFunction((reference as any).$$id, reference);
+  return reference;
+}
+
+/**
+ * Registers every function `exports` of the "use server" module `moduleId`
+ * holds (what a bundler's "use server" transform calls).
+ */
+export function registerServerModule(moduleId: string, exports: Record<string, unknown>): void {
+  for (const name of Object.keys(exports)) {
+    const value = exports[name];
+    if (typeof value !== "function") {
+      throw new TypeError(`"use server" module ${moduleId} exports ${name}, which is not a function: such a module may export only async functions.`);
+    }
+    if ((value as any).$$typeof !== SERVER_REFERENCE_TAG) registerServerReference(value, moduleId, name);
+  }
 }
 
 export function createTemporaryReferenceSet(): WeakMap<object, string> {

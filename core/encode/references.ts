@@ -6,6 +6,7 @@ import { CLIENT_REFERENCE_TAG, SERVER_REFERENCE_TAG, TEMPORARY_REFERENCE_TAG } f
 import { outlineError } from "../request.ts";
 import { outlineModel } from "../scheduler.ts";
 import { cursor, serializationError } from "../serialize.ts";
+import { BOUND_SUFFIX, isRegistered, sealBoundArguments } from "../server-functions/registry.ts";
 
 function escapeString(value: string): string {
   return value[0] === "$" ? "$" + value : value;
@@ -64,13 +65,26 @@ export function encodeClientReference(reference: any, asElementType: boolean): s
   return (asElementType ? "$L" : "$") + id.toString(16);
 }
 
+/** The { id, bound } a client calls a server function by; contrail's own carry their bound arguments signed. */
+function serverReferenceMetadata(reference: any): { id: string; bound: Promise<unknown[]> | null } {
+  const bound = reference.$$bound;
+  if (bound === null) return { id: reference.$$id, bound: null };
+  if (!isRegistered(reference.$$id)) return { id: reference.$$id, bound: Promise.resolve(bound) };
+  return { id: reference.$$id + BOUND_SUFFIX, bound: Promise.resolve([sealBoundArguments(reference.$$id, bound)]) };
+}
+
 /** "$h<id>": row `id` holds { id, bound }, bound arguments as a promise. */
 function encodeServerReference(reference: any): string {
   const request = cursor.request;
   let id = request.serverReferenceIds.get(reference);
   if (id === undefined) {
-    const bound = reference.$$bound;
-    id = outlineModel({ id: reference.$$id, bound: bound === null ? null : Promise.resolve(bound) });
+    let metadata;
+    try {
+      metadata = serverReferenceMetadata(reference);
+    } catch (error) {
+      return serializationError(error as Error);
+    }
+    id = outlineModel(metadata);
     request.serverReferenceIds.set(reference, id);
   }
   return "$h" + id.toString(16);
