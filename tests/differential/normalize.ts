@@ -71,6 +71,29 @@ function bytesOf(view: ArrayBufferView | ArrayBuffer): string {
   return Buffer.from(bytes).toString("base64");
 }
 
+// contrail sends a bound server function as `{ id: "<id>#bound", bound: [sealed] }`,
+// `sealed` being `JSON(boundArgs) + "." + signature` (its bound arguments signed,
+// unlike React's). Described as React's `{ id, bound: boundArgs }`, the
+// comparison still checks the bound values.
+const SEALED = /^(.*)\.[A-Za-z0-9_-]+$/s;
+async function unsealBoundReference(reply: string | FormData): Promise<string | FormData> {
+  if (typeof reply === "string") return reply;
+  const fields = new Map<string, FormDataEntryValue>(reply.entries());
+  for (const [name, field] of fields) {
+    const reference = typeof field === "string" && field.startsWith("{") ? JSON.parse(field) : null;
+    if (typeof reference?.id !== "string" || !reference.id.endsWith("#bound") || typeof reference.bound !== "string") continue;
+    const part = reference.bound.replace(/^\$@/, "");
+    const bound = JSON.parse(String(fields.get(part)));
+    const sealed = Array.isArray(bound) && bound.length === 1 ? SEALED.exec(String(bound[0])) : null;
+    if (sealed === null) continue;
+    fields.set(name, JSON.stringify({ ...reference, id: reference.id.slice(0, -"#bound".length) }));
+    fields.set(part, (await encodeReply(JSON.parse(sealed[1]))) as string);
+  }
+  const unsealed = new FormData();
+  for (const [name, field] of fields) unsealed.append(name, field);
+  return unsealed;
+}
+
 export async function normalize(value: unknown, clientNames: ClientNames): Promise<unknown> {
   const seen = new Map<object, string>();
 
@@ -86,7 +109,7 @@ export async function normalize(value: unknown, clientNames: ClientNames): Promi
         return { t: "symbol", v: value.description, global: Symbol.for(value.description ?? "") === value };
       case "function":
         if (clientNames.has(value)) return { t: "client", v: clientNames.get(value) };
-        return { t: "function", reply: await visit(await encodeReply(value), path) };
+        return { t: "function", reply: await visit(await unsealBoundReference(await encodeReply(value)), path) };
       case "string":
       case "boolean":
         return value;
