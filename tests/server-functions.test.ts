@@ -1,0 +1,333 @@
+// Server functions on real servers on loopback: the runtime's own adapter
+// (Bun.serve, Deno.serve or node:http) and Hono on it, serving
+// tests/servers/server-functions.ts. Calls made as React's own client makes
+// them (encodeReply, createFromFetch), form posts as a browser without
+// JavaScript makes them, and hostile requests, each refused with its status
+// before any user code ran (the server's /calls tells).
+import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
+import { connect } from "node:net";
+import { createFromFetch, createTemporaryReferenceSet, encodeReply } from "react-server-dom-webpack/client.edge";
+import { run, test } from "./support/harness.ts";
+import { startServerProcess, type ServerProcess } from "./support/server-process.ts";
+
+const runtime = (globalThis as any).Bun ? "bun" : (globalThis as any).Deno ? "deno" : "node";
+const production = process.env.NODE_ENV === "production";
+const serverConsumerManifest = { moduleMap: {}, serverModuleMap: null, moduleLoading: null };
+const BODY_SIZE_LIMIT = 1024 * 1024;
+
+// The server bundles its graph with loadApp, so it runs in the default graph (no react-server condition).
+const script = new URL("./servers/server-functions.ts", import.meta.url).pathname;
+const hostCommand = (adapter: string) =>
+  (globalThis as any).Deno ? [process.execPath, "run", "-A", "--unstable-no-legacy-abort", script, adapter] : [process.execPath, script, adapter];
+
+interface Counters {
+  actions: number;
+  pages: number;
+  last: string;
+}
+
+const counters = async (base: string): Promise<Counters> => (await fetch(base + "/calls")).json();
+
+/** Calls server function `id` as React's client does; resolves with the response and its decoded root. */
+async function call(base: string, id: string, args: unknown[], callOptions: { temporaryReferences?: unknown } = {}) {
+  const body = await encodeReply(args, callOptions);
+  const response = await fetch(base + "/", { method: "POST", headers: { "rsc-action-id": id, accept: "text/x-component" }, body });
+  const status = response.status;
+  const root = await createFromFetch(Promise.resolve(response), { serverConsumerManifest, ...callOptions });
+  return { status, body, root: root as { root: any; returnValue: { ok: boolean; data: any } } };
+}
+
+function multipart(fields: [string, string][]): { body: string; type: string } {
+  const boundary = "----contrail-test-boundary";
+  const parts = fields.map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
+  return { body: parts.join("") + `--${boundary}--\r\n`, type: `multipart/form-data; boundary=${boundary}` };
+}
+
+interface RawResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * One HTTP/1.1 request on its own socket, with exactly the headers given
+ * (fetch would add or refuse some), so Origin, Content-Length and chunked
+ * bodies are the test's. `feed` writes a body that grows until the server
+ * answers. The bound on waiting is for a hang, not a verdict.
+ */
+function raw(base: string, head: { method?: string; path?: string; headers: Record<string, string> }, body = "", feed?: (write: (chunk: string) => boolean, answered: () => boolean) => Promise<void>): Promise<RawResponse> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname);
+    const hang = setTimeout(() => (socket.destroy(), reject(new Error("no answer after 30 s"))), 30_000);
+    let received = Buffer.alloc(0);
+    const done = (response: RawResponse) => (clearTimeout(hang), socket.destroy(), resolve(response));
+    socket.on("data", (chunk: Buffer) => {
+      received = Buffer.concat([received, chunk]);
+      const response = parseResponse(received);
+      if (response) done(response);
+    });
+    socket.on("error", () => {});
+    socket.on("close", () => {
+      clearTimeout(hang);
+      const response = parseResponse(received, true);
+      if (response) resolve(response);
+      else reject(new Error("the server closed the connection without an answer: " + received.toString()));
+    });
+    const headers = { host: `${hostname}:${port}`, connection: "close", ...head.headers };
+    const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
+    socket.write(`${head.method ?? "POST"} ${head.path ?? "/"} HTTP/1.1\r\n${lines.join("")}\r\n${body}`);
+    if (feed) {
+      const write = (chunk: string) => !socket.destroyed && socket.write(`${Buffer.byteLength(chunk).toString(16)}\r\n${chunk}\r\n`);
+      feed(write, () => received.length > 0).then(() => !socket.destroyed && socket.write("0\r\n\r\n"));
+    }
+  });
+}
+
+/** A complete response in `bytes`, or undefined while more must come (all of it once the connection closed). */
+function parseResponse(bytes: Buffer, closed = false): RawResponse | undefined {
+  const end = bytes.indexOf("\r\n\r\n");
+  if (end === -1) return undefined;
+  const [statusLine, ...lines] = bytes.subarray(0, end).toString().split("\r\n");
+  const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(":")).toLowerCase(), line.slice(line.indexOf(":") + 1).trim()]));
+  let rest = bytes.subarray(end + 4);
+  const status = Number(statusLine.split(" ")[1]);
+  if (headers["content-length"] !== undefined) {
+    if (rest.length < Number(headers["content-length"])) return undefined;
+    return { status, headers, body: rest.subarray(0, Number(headers["content-length"])).toString() };
+  }
+  if (headers["transfer-encoding"] === "chunked") {
+    let body = "";
+    for (;;) {
+      const line = rest.indexOf("\r\n");
+      if (line === -1) return closed ? { status, headers, body } : undefined;
+      const size = parseInt(rest.subarray(0, line).toString(), 16);
+      if (size === 0) return { status, headers, body };
+      if (rest.length < line + 2 + size) return closed ? { status, headers, body } : undefined;
+      body += rest.subarray(line + 2, line + 2 + size).toString();
+      rest = rest.subarray(line + 4 + size);
+    }
+  }
+  return closed ? { status, headers, body: rest.toString() } : undefined;
+}
+
+/** The hidden fields React rendered into the form `id` of `html`. */
+function hiddenFields(html: string, id: string): [string, string][] {
+  const form = html.slice(html.indexOf(`<form id="${id}"`), html.indexOf("</form>", html.indexOf(`<form id="${id}"`)));
+  const unescape = (text: string) =>
+    text.replace(/&(quot|amp|lt|gt|#x27|#39);/g, (entity) => ({ "&quot;": '"', "&amp;": "&", "&lt;": "<", "&gt;": ">", "&#x27;": "'", "&#39;": "'" })[entity]!);
+  return [...form.matchAll(/<input type="hidden" name="([^"]*)"(?: value="([^"]*)")?\/>/g)].map((match) => [unescape(match[1]), unescape(match[2] ?? "")]);
+}
+
+const js = (id: string) => ({ "rsc-action-id": id, accept: "text/x-component" });
+
+/** Each hostile request: how it is sent, and the status the spec gives it. */
+interface Hostile {
+  name: string;
+  status: number;
+  send(base: string): Promise<RawResponse>;
+}
+
+const jsCall = (id: string, body: string, headers: Record<string, string> = {}) => (base: string) =>
+  raw(base, { headers: { ...js(id), "content-type": "text/plain;charset=UTF-8", "content-length": String(Buffer.byteLength(body)), ...headers } }, body);
+const jsMultipart = (id: string, fields: [string, string][]) => (base: string) => {
+  const { body, type } = multipart(fields);
+  return raw(base, { headers: { ...js(id), "content-type": type, "content-length": String(Buffer.byteLength(body)) } }, body);
+};
+const formPost = (fields: [string, string][], headers: Record<string, string> = {}) => (base: string) => {
+  const { body, type } = multipart(fields);
+  return raw(base, { headers: { accept: "text/html", "content-type": type, "content-length": String(Buffer.byteLength(body)), ...headers } }, body);
+};
+
+const ECHO = "./actions.ts#echo";
+const REACT2SHELL = JSON.stringify({
+  then: "$1:__proto__:then",
+  status: "resolved_model",
+  reason: -1,
+  value: '{"then":"$B1337"}',
+  _response: { _prefix: "process.exit(1)//", _formData: { get: "$1:constructor:constructor" } },
+});
+/** A root promise resolving through 1000 promises back to the first. */
+const promiseCycle: [string, string][] = [["0", '"$@1"'], ...Array.from({ length: 1000 }, (_, i) => [String(i + 1), `"$@${i === 999 ? 1 : i + 2}"`] as [string, string])];
+
+const hostile: Hostile[] = [
+  { name: "unknown id", status: 404, send: jsCall("./actions.ts#nope", "[]") },
+  ...["__proto__", "constructor", "toString", "hasOwnProperty"].map((id) => ({ name: `id ${id}`, status: 404, send: jsCall(id, "[]") })),
+  { name: "id ./actions.ts#__proto__", status: 404, send: jsCall("./actions.ts#__proto__", "[]") },
+  { name: "id <registered>#bind", status: 404, send: jsCall(ECHO + "#bind", "[]") },
+  { name: "an export of the module never registered", status: 404, send: jsCall("./actions.ts#secret", "[]") },
+  { name: "form post: unregistered export", status: 404, send: formPost([["$ACTION_ID_./actions.ts#secret", ""]]) },
+  { name: "form post: $ACTION_ID_constructor", status: 404, send: formPost([["$ACTION_ID_constructor", ""]]) },
+  { name: "bound id with a forged signature", status: 400, send: jsCall("./actions.ts#record#bound", JSON.stringify(["[43].forged"])) },
+  {
+    name: "Content-Length over the limit",
+    status: 413,
+    send: (base) => raw(base, { headers: { ...js(ECHO), "content-type": "text/plain;charset=UTF-8", "content-length": String(BODY_SIZE_LIMIT + 1) } }),
+  },
+  {
+    name: "chunked body growing past the limit",
+    status: 413,
+    send: (base) =>
+      raw(base, { headers: { ...js(ECHO), "content-type": "text/plain;charset=UTF-8", "transfer-encoding": "chunked" } }, "", async (write, answered) => {
+        // Up to four times the limit, stopping once the server has answered.
+        const chunk = "a".repeat(64 * 1024);
+        for (let sent = 0; sent < 4 * BODY_SIZE_LIMIT && !answered(); sent += chunk.length) {
+          if (!write(chunk)) await new Promise((resolve) => setImmediate(resolve));
+        }
+      }),
+  },
+  {
+    name: "truncated multipart",
+    status: 400,
+    send: (base) => {
+      const body = '------b\r\nContent-Disposition: form-data; name="0"\r\n\r\n["a"';
+      return raw(base, { headers: { ...js(ECHO), "content-type": "multipart/form-data; boundary=----b", "content-length": String(body.length) } }, body);
+    },
+  },
+  { name: "bad JSON", status: 400, send: jsCall(ECHO, "[1,") },
+  { name: "content type application/json", status: 415, send: jsCall(ECHO, "[]", { "content-type": "application/json" }) },
+  { name: "Origin: https://evil.example", status: 403, send: jsCall(ECHO, "[]", { origin: "https://evil.example" }) },
+  { name: "Origin: null", status: 403, send: jsCall(ECHO, "[]", { origin: "null" }) },
+  { name: "Sec-Fetch-Site: cross-site, no Origin", status: 403, send: jsCall(ECHO, "[]", { "sec-fetch-site": "cross-site" }) },
+  { name: "form post from Origin: https://evil.example", status: 403, send: formPost([["$ACTION_ID_./actions.ts#note", ""], ["note", "x"]], { origin: "https://evil.example" }) },
+  { name: "CVE-2025-55182 fake chunk", status: 400, send: jsMultipart(ECHO, [["0", REACT2SHELL], ["1", '"$@0"']]) },
+  { name: '["$1:constructor:constructor"]', status: 400, send: jsMultipart(ECHO, [["0", '["$1:constructor:constructor"]'], ["1", "{}"]]) },
+  { name: '["$1:__proto__:then"]', status: 400, send: jsMultipart(ECHO, [["0", '["$1:__proto__:then"]'], ["1", "{}"]]) },
+  { name: "root: a promise of itself", status: 400, send: jsMultipart(ECHO, [["0", '"$@0"']]) },
+  { name: "root: two promises resolving to each other", status: 400, send: jsMultipart(ECHO, [["0", '"$@1"'], ["1", '"$@0"']]) },
+  { name: "root: a cycle of 1000 promises", status: 400, send: jsMultipart(ECHO, promiseCycle) },
+];
+
+const servers: Record<string, ServerProcess> = {};
+/** Status of each hostile request on each adapter, printed at the end for the README. */
+const statuses: Record<string, Record<string, number>> = {};
+
+for (const adapter of [runtime, "hono"]) {
+  const label = adapter === "hono" ? `hono on ${runtime}` : `${adapter} adapter`;
+  const base = () => servers[adapter].base;
+
+  test(`${label}: starts on loopback`, async () => {
+    servers[adapter] = await startServerProcess(hostCommand(adapter));
+  });
+
+  test(`${label}: a string reply: the function's result and the re-rendered page`, async () => {
+    const { status, body, root } = await call(base(), ECHO, ["hello", 1]);
+    strictEqual(typeof body, "string", "encodeReply gave a string");
+    strictEqual(status, 200);
+    deepStrictEqual(root.returnValue, { ok: true, data: ["hello", 1] });
+    strictEqual(root.root.type, "html", "the page, re-rendered");
+  });
+
+  test(`${label}: a multipart reply: Map, Date and bigint arguments come back as sent`, async () => {
+    const args = [new Map<string, unknown>([["when", new Date(86400000)]]), 10n ** 20n, new Set(["s"])];
+    const { status, body, root } = await call(base(), ECHO, args);
+    ok(body instanceof FormData, "encodeReply gave FormData");
+    strictEqual(status, 200);
+    deepStrictEqual(root.returnValue, { ok: true, data: args });
+  });
+
+  test(`${label}: a temporary reference (a client function) comes back as the same function`, async () => {
+    const temporaryReferences = createTemporaryReferenceSet();
+    const onClick = () => "client side";
+    const { root } = await call(base(), ECHO, [onClick, { nested: onClick }], { temporaryReferences });
+    strictEqual(root.returnValue.ok, true);
+    strictEqual(root.returnValue.data[0], onClick);
+    strictEqual(root.returnValue.data[1].nested, onClick);
+  });
+
+  test(`${label}: a function that throws: ok false, the digest, the message in development only`, async () => {
+    const { status, root } = await call(base(), "./actions.ts#fail", []);
+    strictEqual(status, 200);
+    strictEqual(root.returnValue.ok, false);
+    const error = await Promise.resolve(root.returnValue.data).then((value) => value, (reason) => reason);
+    ok(error instanceof Error, "the data is an error");
+    strictEqual((error as any).digest, "sf-digest");
+    strictEqual(error.message.includes("the secret reason it failed"), !production, error.message);
+  });
+
+  test(`${label}: a bound function the page rendered, called through React's client`, async () => {
+    const callServer = async (id: string, args: unknown[]) => (await call(base(), id, args)).root.returnValue.data;
+    const page = await fetch(base() + "/", { headers: { accept: "text/x-component" } });
+    const tree: any = await createFromFetch(Promise.resolve(page), { serverConsumerManifest, callServer });
+    const form = tree.props.children[1].props.children.find((child: any) => child.props.id === "bound");
+    const data = new FormData();
+    data.set("note", "from the client");
+    strictEqual(await form.props.action(data), "recorded");
+    strictEqual((await counters(base())).last, "bound 42 note from the client");
+  });
+
+  test(`${label}: a form post without JavaScript ($ACTION_ID_) answers the page showing its effect`, async () => {
+    const form = new FormData();
+    form.set("$ACTION_ID_./actions.ts#note", "");
+    form.set("note", "posted");
+    const response = await fetch(base() + "/", { method: "POST", headers: { accept: "text/html" }, body: form });
+    strictEqual(response.status, 200);
+    strictEqual(response.headers.get("content-type"), "text/html; charset=utf-8");
+    ok((await response.text()).includes('<p id="last">note posted</p>'));
+  });
+
+  test(`${label}: a bound form as the server rendered it runs with its bound value; edited, it is refused`, async () => {
+    const html = await (await fetch(base() + "/", { headers: { accept: "text/html" } })).text();
+    const fields = hiddenFields(html, "bound");
+    ok(fields.some(([name]) => name.startsWith("$ACTION_REF_")), "the form carries a bound action: " + html.slice(0, 2000));
+    const post = (hidden: [string, string][]) => {
+      const form = new FormData();
+      for (const [name, value] of hidden) form.append(name, value);
+      form.set("note", "bound post");
+      return fetch(base() + "/", { method: "POST", headers: { accept: "text/html" }, body: form });
+    };
+    const response = await post(fields);
+    strictEqual(response.status, 200);
+    ok((await response.text()).includes('<p id="last">bound 42 note bound post</p>'));
+
+    const before = await counters(base());
+    const edited = fields.map(([name, value]): [string, string] => [name, value.replace("[42]", "[43]")]);
+    ok(edited.some(([, value], i) => value !== fields[i][1]), "the sealed value was found and edited");
+    const refused = await post(edited);
+    strictEqual(refused.status, 400);
+    await refused.body?.cancel();
+    deepStrictEqual(await counters(base()), before, "no user code ran");
+  });
+
+  test(`${label}: an argument that is a promise of itself reaches the function as a promise that rejects`, async () => {
+    // React's decoder accepts it (the arguments are an array); awaiting it fails with "Cannot have cyclic thenables".
+    const form = new FormData();
+    form.set("0", '["$@1"]');
+    form.set("1", '"$@1"');
+    const response = fetch(base() + "/", { method: "POST", headers: js(ECHO), body: form });
+    const { returnValue }: any = await createFromFetch(response, { serverConsumerManifest });
+    strictEqual(returnValue.ok, true);
+    const settled = await Promise.resolve(returnValue.data[0]).then(() => "fulfilled", (error) => error);
+    ok(settled instanceof Error, "the promise rejects");
+  });
+
+  test(`${label}: same-origin, allowed-origin and Origin-less (curl-like) calls are served`, async () => {
+    for (const origin of [base(), "https://trusted.example", undefined]) {
+      const response = await jsCall(ECHO, '["fine"]', origin ? { origin } : {})(base());
+      strictEqual(response.status, 200, `Origin ${origin}: ${response.body}`);
+    }
+  });
+
+  for (const request of hostile) {
+    test(`${label}: ${request.name} → ${request.status}, no user code run`, async () => {
+      const before = await counters(base());
+      const response = await request.send(base());
+      (statuses[request.name] ??= {})[label] = response.status;
+      strictEqual(response.status, request.status, response.body.slice(0, 300));
+      ok(response.headers["content-type"]?.startsWith("text/plain"), "a plain-text refusal: " + response.headers["content-type"]);
+      ok(!/\n\s+at |the secret|Error:/.test(response.body), "no message or stack: " + response.body);
+      deepStrictEqual(await counters(base()), before, "no user code ran, and the server still answers");
+    });
+  }
+
+  test(`${label}: the server keeps answering`, async () => {
+    strictEqual((await call(base(), ECHO, ["still here"])).root.returnValue.data[0], "still here");
+    servers[adapter].stop();
+  });
+}
+
+test("statuses (for the README)", () => {
+  for (const [name, byAdapter] of Object.entries(statuses)) console.log(`  | ${name} | ${Object.entries(byAdapter).map(([label, status]) => `${label}: ${status}`).join(", ")} |`);
+});
+
+await run("server functions");
