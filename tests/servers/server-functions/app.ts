@@ -32,10 +32,10 @@ async function note(form: FormData) {
   return "noted";
 }
 
-/** Bound to a number by the page; its form submits the note. */
-async function record(bound: unknown, form: FormData) {
+/** Bound to a number by the page; its form submits the note (a client may send `{ note }`). */
+async function record(bound: unknown, form: FormData | { note: string }) {
   counters.actions++;
-  counters.last = `bound ${JSON.stringify(bound)} note ${form.get("note")}`;
+  counters.last = `bound ${JSON.stringify(bound)} note ${form instanceof FormData ? form.get("note") : form.note}`;
   return "recorded";
 }
 
