@@ -113,6 +113,14 @@ export class FlightTree implements RowListener {
   private revivedOf = new Map<object, unknown>();
   /** Client module id → its exports in the client graph. */
   clientModules: Record<string, any> = {};
+  /**
+   * Makes the server reference `id` for react-dom/server (React's client
+   * makes them, so forms get their progressive-enhancement fields): given by
+   * the client graph, as this module is shared by both graphs.
+   */
+  createServerReference: (id: string) => Function = (id) => {
+    throw new Error(`The fused tree met server function ${id}, but no createServerReference was given to build it.`);
+  };
 
   row(id: number): Row {
     let row = this.rows.get(id);
@@ -293,7 +301,7 @@ export class FlightTree implements RowListener {
       case "S":
         return Symbol.for(rest);
       case "h":
-        return this.serverReference(this.outlined(rest) as { id: string });
+        return this.serverReference(this.outlined(rest) as { id: string; bound: Row | null });
       case "T":
         return undefined;
       case "Q":
@@ -371,10 +379,14 @@ export class FlightTree implements RowListener {
     return raw;
   }
 
-  private serverReference(metadata: { id: string }): unknown {
-    const reference = () => {
-      throw new Error(`Server function ${metadata.id} cannot be called while rendering HTML.`);
-    };
-    return Object.assign(reference, { $$id: metadata.id });
+  /** Bound arguments arrive in a row of their own: until it is written, the element waits, as for any reference. */
+  private serverReference(metadata: { id: string; bound: Row | null }): unknown {
+    const bound = metadata.bound;
+    if (bound === null) return this.createServerReference(metadata.id);
+    if (bound.status !== "fulfilled") {
+      (this.blocked ??= []).push(bound);
+      return undefined;
+    }
+    return this.createServerReference(metadata.id).bind(null, ...(bound.value as unknown[]));
   }
 }
