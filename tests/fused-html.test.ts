@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { createFromReadableStream } from "react-server-dom-webpack/client.edge";
 import { bundleServerGraph } from "../core/bundle/server-graph.ts";
 import { pageOf } from "../core/html/index.ts";
+import { FlightTree } from "../core/tree.ts";
 import { clientModuleExports as corpusClientModules } from "./corpus/client-modules.ts";
 import { comparableHTML, renderHTML } from "./differential/render-html.ts";
 import { serverFunctionClientModules } from "./differential/server-function-client.ts";
@@ -49,6 +50,23 @@ for (const name of entry.htmlCases as string[]) {
     strictEqual(comparableHTML(await fusedHTML(fused)), comparableHTML(expected));
   });
 }
+
+test("a bound server function waits for its bound arguments' row", async () => {
+  const tree = new FlightTree();
+  const page = pageOf({ tree } as any, {});
+  tree.model(0, { root: ["$", "form", null, { action: "$h1" }], formState: null });
+  tree.model(1, { id: "./actions#save", bound: "$@2" });
+  // The envelope is revived (the form blocked) before the bound arguments' row is written.
+  const envelope = await page;
+  tree.model(2, [42]);
+  const html = renderHTML(envelope.root);
+  strictEqual(
+    comparableHTML(await html),
+    '<form action="" encType="multipart/form-data" method="POST"><input type="hidden" name="$ACTION_REF_0"/>' +
+      '<input type="hidden" name="$ACTION_0:0" value="{&quot;id&quot;:&quot;./actions#save&quot;,&quot;bound&quot;:&quot;$@1&quot;}"/>' +
+      '<input type="hidden" name="$ACTION_0:1" value="[42]"/></form>',
+  );
+});
 
 test("cleanup", () => rmSync(outdir, { recursive: true, force: true }));
 

@@ -1,7 +1,8 @@
 // contrail/app: an HTML app from one server entry. Runs in the host process
 // (the client graph: default React, react-dom/server). `loadApp` bundles the
-// server graph (react-server condition, "use client" modules as references),
-// the client modules for server-side rendering and the browser bundle, hands
+// server graph (react-server condition, "use client" modules as references,
+// "use server" modules registered), the client modules for server-side
+// rendering and the browser bundle (server functions as references), hands
 // the server graph its manifest, HTML renderer and browser bundle, then
 // imports it: the handlers the entry creates with contrail's adapters answer
 // HTML pages that hydrate, Flight when asked, and serve the browser bundle.

@@ -32,8 +32,10 @@ let showRoot: (root: ReactNode) => void = () => {};
 export async function callServer(id: string, args: unknown[]): Promise<unknown> {
   const temporaryReferences = createTemporaryReferenceSet();
   const body = await encodeReply(args, { temporaryReferences });
-  const response = fetch(location.href, { method: "POST", headers: { accept: "text/x-component", "rsc-action-id": id }, body });
-  const { root, returnValue } = (await createFromFetch(response, { callServer, temporaryReferences })) as ActionResponse;
+  const response = await fetch(location.href, { method: "POST", headers: { accept: "text/x-component", "rsc-action-id": id }, body });
+  // A function that threw still answers 200 (its error is in the payload): any other status is the server refusing the call.
+  if (!response.ok) throw new Error(`The server refused server function ${id}: ${response.status} ${await response.text()}`);
+  const { root, returnValue } = (await createFromFetch(Promise.resolve(response), { callServer, temporaryReferences })) as ActionResponse;
   startTransition(() => showRoot(root));
   if (!returnValue.ok) throw returnValue.data;
   return returnValue.data;
