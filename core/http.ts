@@ -1,12 +1,13 @@
 // What every runtime's server adapter shares: the options they take (with
 // the app's manifest and HTML renderer as defaults), the response headers,
-// the status decided by the shell, the HTML page or its error document, and
-// the files an app serves itself.
+// the status decided by the shell, the HTML page or its error document, the
+// server function a POST calls, and the files an app serves itself.
 import { currentApp, type Asset, type HTMLRenderer } from "./app-context.ts";
 import { FLIGHT_HEADERS, HTML_HEADERS, wantsFlight } from "./headers.ts";
 import { ShellError, renderForHTML, renderToSink, type FlightRender } from "./index.ts";
 import { DEV } from "./internals.ts";
-import type { ClientManifest, RenderOptions } from "./types.ts";
+import { runServerFunction, type ServerFunctionOptions, type ServerFunctionOutcome } from "./server-functions/handle.ts";
+import type { ClientManifest, RenderOptions, TemporaryReferenceSet } from "./types.ts";
 
 export { FLIGHT_HEADERS, HTML_HEADERS, wantsFlight } from "./headers.ts";
 export type { HTMLRenderer } from "./app-context.ts";
@@ -24,6 +25,8 @@ export interface ServeOptions extends Omit<RenderOptions, "signal"> {
    * `error` is as React's client decoded it (its real message in development only).
    */
   errorDocument?: (digest: string | undefined, error: unknown) => string;
+  /** Limits on server function requests (a POST to a page); see core/server-functions/request.ts. */
+  serverFunctions?: ServerFunctionOptions;
 }
 
 export interface HandlerOptions<Req = Request> extends ServeOptions {
@@ -36,6 +39,7 @@ export interface Served {
   clientManifest: ClientManifest;
   html: HTMLRenderer | undefined;
   errorDocument: (digest: string | undefined, error: unknown) => string;
+  serverFunctions: ServerFunctionOptions;
   assets: Record<string, Asset>;
   renderOptions: Omit<RenderOptions, "signal">;
 }
@@ -56,7 +60,7 @@ export function defaultErrorDocument(digest: string | undefined, error: unknown)
 }
 
 export function resolveServeOptions(options: ServeOptions): Served {
-  const { clientManifest, html, errorDocument, ...renderOptions } = options;
+  const { clientManifest, html, errorDocument, serverFunctions, ...renderOptions } = options;
   const app = currentApp();
   const manifest = clientManifest ?? app?.clientManifest;
   if (!manifest) {
@@ -66,6 +70,7 @@ export function resolveServeOptions(options: ServeOptions): Served {
     clientManifest: manifest,
     html: html ?? app?.html,
     errorDocument: errorDocument ?? defaultErrorDocument,
+    serverFunctions: serverFunctions ?? {},
     assets: app?.assets ?? {},
     renderOptions,
   };
@@ -83,14 +88,17 @@ export function assetResponse(served: Served, url: string): Response | undefined
   return undefined;
 }
 
+function errorDocumentResponse(served: Served, digest: unknown, error: unknown): Response {
+  return new Response(served.errorDocument(typeof digest === "string" ? digest : undefined, error), { status: 500, headers: HTML_HEADERS });
+}
+
 /** HTML for `model`; the error document with 500 if react-dom/server could not render its shell. */
 export async function htmlResponse(model: unknown, served: Served, signal: AbortSignal): Promise<Response> {
   const options = { ...served.renderOptions, signal };
   try {
     return new Response(await served.html!(renderForHTML(model, served.clientManifest, options), signal), { headers: HTML_HEADERS });
   } catch (error) {
-    const digest = (error as { digest?: unknown } | null)?.digest;
-    return new Response(served.errorDocument(typeof digest === "string" ? digest : undefined, error), { status: 500, headers: HTML_HEADERS });
+    return errorDocumentResponse(served, (error as { digest?: unknown } | null)?.digest, error);
   }
 }
 
@@ -114,21 +122,56 @@ export async function flightResponse(
   served: Served,
   signal: AbortSignal,
   toBody: (render: FlightRender) => ReadableStream<Uint8Array>,
+  temporaryReferences?: TemporaryReferenceSet,
 ): Promise<Response> {
-  const render = renderToSink(model, served.clientManifest, { ...served.renderOptions, signal });
+  const render = renderToSink(model, served.clientManifest, { ...served.renderOptions, signal, temporaryReferences });
   const status = await shellStatus(render);
   return new Response(toBody(render), { status, headers: FLIGHT_HEADERS });
 }
 
-/** HTML or Flight for `model`, as the request asks (HTML only when there is a renderer). */
-export function pageResponse(
+/** What a page answers after its server function ran: the function's result, or the state of a form it handled. */
+export type PageOutcome = Extract<ServerFunctionOutcome, { kind: "call" | "form" }>;
+
+/**
+ * Runs the server function a POST to a page calls. A Response is the whole
+ * answer: the request was refused, or a form's function threw.
+ */
+export async function runPageServerFunction(request: Request, served: Served): Promise<PageOutcome | Response | null> {
+  const outcome = await runServerFunction(request, served.serverFunctions);
+  if (outcome?.kind === "refused") return new Response(null, { status: outcome.status });
+  if (outcome?.kind === "form-failed") return errorDocumentResponse(served, served.renderOptions.onError?.(outcome.error), outcome.error);
+  return outcome;
+}
+
+/**
+ * The page `model` as the request asks: HTML (when there is a renderer) or
+ * Flight; after a call from the client, Flight of `{ root, returnValue }`.
+ */
+export function renderedPageResponse(
   model: unknown,
   served: Served,
-  request: { headers: Headers; signal: AbortSignal },
+  request: Request,
   toBody: (render: FlightRender) => ReadableStream<Uint8Array>,
+  signal: AbortSignal,
+  outcome: PageOutcome | null,
 ): Promise<Response> {
-  if (served.html && !wantsFlight(request.headers)) return htmlResponse(model, served, request.signal);
-  return flightResponse(model, served, request.signal, toBody);
+  if (outcome?.kind === "call") {
+    return flightResponse({ root: model, returnValue: outcome.returnValue }, served, signal, toBody, outcome.temporaryReferences);
+  }
+  if (served.html && !wantsFlight(request.headers)) return htmlResponse(model, served, signal);
+  return flightResponse(model, served, signal, toBody);
+}
+
+/** The page `model`, after the server function a POST calls. */
+export async function pageResponse(
+  model: unknown,
+  served: Served,
+  request: Request,
+  toBody: (render: FlightRender) => ReadableStream<Uint8Array>,
+  signal: AbortSignal = request.signal,
+): Promise<Response> {
+  const outcome = await runPageServerFunction(request, served);
+  return outcome instanceof Response ? outcome : renderedPageResponse(model, served, request, toBody, signal, outcome);
 }
 
 /** A fetch-style handler (Bun.serve, Deno.serve): the request's signal aborts its render. */
@@ -138,5 +181,12 @@ export function createFetchHandler(
 ): (request: Request) => Promise<Response> {
   const { render, ...serveOptions } = options;
   const served = resolveServeOptions(serveOptions);
-  return async (request) => assetResponse(served, request.url) ?? pageResponse(await render(request), served, request, toBody);
+  return async (request) => {
+    const asset = assetResponse(served, request.url);
+    if (asset) return asset;
+    // The function runs before the page is rendered, so the page shows what it changed.
+    const outcome = await runPageServerFunction(request, served);
+    if (outcome instanceof Response) return outcome;
+    return renderedPageResponse(await render(request), served, request, toBody, request.signal, outcome);
+  };
 }

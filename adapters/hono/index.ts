@@ -9,7 +9,10 @@ import { toPullStream } from "../deno/index.ts";
 
 declare module "hono" {
   interface Context {
-    /** Answers with `model` as HTML (with the app's or the `html` option's renderer) or Flight, as the request asks; aborted if the client goes away. */
+    /**
+     * Answers with `model` as HTML (with the app's or the `html` option's renderer) or Flight, as the request asks;
+     * a POST first runs the server function it calls. Aborted if the client goes away.
+     */
     rsc(model: unknown): Promise<Response>;
   }
 }
@@ -33,7 +36,7 @@ export function rsc(options: RscOptions = {}): MiddlewareHandler {
   return async (c, next) => {
     const asset = assetResponse(served, c.req.url);
     if (asset) return asset;
-    c.rsc = (model) => pageResponse(model, served, { headers: c.req.raw.headers, signal: requestSignal(c) }, nativeBody);
+    c.rsc = (model) => pageResponse(model, served, c.req.raw, nativeBody, requestSignal(c));
     await next();
   };
 }

@@ -3,8 +3,17 @@
 // until 'drain') and a closed destination aborts the render.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable, type Writable } from "node:stream";
-import { renderToSink, type ClientManifest, type FlightRender, type RenderOptions } from "../../core/index.ts";
-import { FLIGHT_HEADERS, assetResponse, htmlResponse, resolveServeOptions, shellStatus, wantsFlight, type HandlerOptions } from "../../core/http.ts";
+import { renderToSink, toReadableStream, type ClientManifest, type FlightRender, type RenderOptions } from "../../core/index.ts";
+import {
+  FLIGHT_HEADERS,
+  assetResponse,
+  renderedPageResponse,
+  resolveServeOptions,
+  runPageServerFunction,
+  shellStatus,
+  wantsFlight,
+  type HandlerOptions,
+} from "../../core/http.ts";
 
 export interface PipeableStream {
   pipe<T extends Writable>(destination: T): T;
@@ -54,12 +63,24 @@ export function createRequestListener(options: HandlerOptions<IncomingMessage>):
     res.on("close", () => {
       if (!res.writableFinished) disconnected();
     });
+    const request = toWebRequest(req, disconnect.signal);
+    const outcome = await runPageServerFunction(request, served);
+    if (outcome instanceof Response) return sendResponse(outcome, res);
     const model = await render(req);
-    if (served.html && !wantsFlight(new Headers(req.headers as Record<string, string>))) {
-      return sendResponse(await htmlResponse(model, served, disconnect.signal), res);
+    if (outcome || (served.html && !wantsFlight(request.headers))) {
+      return sendResponse(await renderedPageResponse(model, served, request, toReadableStream, disconnect.signal, outcome), res);
     }
     const stream = renderToPipeableStream(model, served.clientManifest, { ...served.renderOptions, signal: disconnect.signal });
     res.writeHead(await stream.status(), FLIGHT_HEADERS);
     stream.pipe(res);
   };
+}
+
+/** The request as a fetch `Request` (with its body when it is a POST), for what the core shares. */
+function toWebRequest(req: IncomingMessage, signal: AbortSignal): Request {
+  const headers = new Headers();
+  for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
+  const protocol = (req.socket as { encrypted?: boolean }).encrypted ? "https" : "http";
+  const body = req.method === "POST" ? (Readable.toWeb(req) as unknown as ReadableStream<Uint8Array>) : null;
+  return new Request(`${protocol}://${headers.get("host") ?? "localhost"}${req.url}`, { method: req.method, headers, body, signal, duplex: "half" } as RequestInit);
 }
