@@ -112,9 +112,13 @@ export interface HTMLParts {
 /**
  * The server half of the fused HTML path: server components render once; the
  * rows become both the inlined payload and the tree react-dom/server renders
- * (`renderToHTMLStream` in ./html.ts, in the client graph).
+ * (`renderToHTMLStream` in ./html/index.ts, in the client graph). The payload
+ * is the page's envelope, `{ root: model, formState }`: the browser hydrates
+ * `root` with `formState` (React's, after a form posted without JavaScript).
  */
-export function renderForHTML(model: unknown, clientManifest: ClientManifest, options?: RenderOptions): HTMLParts {
+export function renderForHTML(model: unknown, clientManifest: ClientManifest, options?: RenderOptions & { formState?: unknown }): HTMLParts {
+  const { formState, ...renderOptions } = options ?? {};
   const tree = new FlightTree();
-  return { flight: toReadableStream(renderToSink(model, clientManifest, options, tree)), tree };
+  const envelope = { root: model, formState: formState ?? null };
+  return { flight: toReadableStream(renderToSink(envelope, clientManifest, renderOptions, tree)), tree };
 }

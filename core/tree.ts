@@ -113,6 +113,14 @@ export class FlightTree implements RowListener {
   private revivedOf = new Map<object, unknown>();
   /** Client module id → its exports in the client graph. */
   clientModules: Record<string, any> = {};
+  /**
+   * Makes the server reference `id` for react-dom/server (React's client
+   * makes them, so forms get their progressive-enhancement fields): given by
+   * the client graph, as this module is shared by both graphs.
+   */
+  createServerReference: (id: string) => Function = (id) => {
+    throw new Error(`The fused tree met server function ${id}, but no createServerReference was given to build it.`);
+  };
 
   row(id: number): Row {
     let row = this.rows.get(id);
@@ -228,12 +236,12 @@ export class FlightTree implements RowListener {
     if (Array.isArray(raw)) {
       if (raw[0] === "$") return this.reviveElement(raw);
       const list = new Array(raw.length);
-      this.revivedOf.set(raw, list);
+      this.remember(raw, list);
       for (let i = 0; i < raw.length; i++) list[i] = this.revive(raw[i]);
       return list;
     }
     const object: Record<string, unknown> = {};
-    this.revivedOf.set(raw, object);
+    this.remember(raw, object);
     for (const key of Object.keys(raw)) {
       if (key === "__proto__") continue;
       const value = this.revive((raw as any)[key]);
@@ -251,20 +259,29 @@ export class FlightTree implements RowListener {
     const element: any = { $$typeof: ELEMENT, type: null, key: null, ref: null, props: null };
     this.revivedOf.set(raw, element);
     const outer = this.blocked;
+    const outerRevived = this.revivedInElement;
     this.blocked = null;
+    this.revivedInElement = [];
     element.type = this.revive(raw[1]);
     element.key = this.revive(raw[2]);
     element.props = this.revive(raw[3]);
     const blocked = this.blocked as Row[] | null;
+    const revived = this.revivedInElement;
     this.blocked = outer;
-    if (blocked === null) return element;
+    this.revivedInElement = outerRevived;
+    if (blocked === null) {
+      for (const inner of revived) outerRevived.push(inner);
+      return element;
+    }
     const settled = new Row(this);
     const failed = blocked.find((row) => row.status === "rejected");
     if (failed) settled.reject(failed.reason);
     else {
       Promise.all(blocked.map((row) => new Promise((resolve, reject) => row.then(resolve, reject)))).then(
         () => {
+          // Revived again from the top: what was revived with the missing values goes too.
           this.revivedOf.delete(raw);
+          for (const inner of revived) this.revivedOf.delete(inner);
           settled.fulfil(this.revive(raw), true);
         },
         (reason) => settled.reject(reason),
@@ -277,6 +294,13 @@ export class FlightTree implements RowListener {
 
   /** Rows the element being revived refers to that are not fulfilled. */
   private blocked: Row[] | null = null;
+  /** The objects and arrays revived with the element being revived: revived again if it must be. */
+  private revivedInElement: object[] = [];
+
+  private remember(raw: object, revived: unknown): void {
+    this.revivedOf.set(raw, revived);
+    this.revivedInElement.push(raw);
+  }
 
   private reviveString(value: string): unknown {
     if (value.length === 1) return value;
@@ -293,7 +317,7 @@ export class FlightTree implements RowListener {
       case "S":
         return Symbol.for(rest);
       case "h":
-        return this.serverReference(this.outlined(rest) as { id: string });
+        return this.serverReference(this.outlined(rest) as { id: string; bound: Row | null });
       case "T":
         return undefined;
       case "Q":
@@ -371,10 +395,14 @@ export class FlightTree implements RowListener {
     return raw;
   }
 
-  private serverReference(metadata: { id: string }): unknown {
-    const reference = () => {
-      throw new Error(`Server function ${metadata.id} cannot be called while rendering HTML.`);
-    };
-    return Object.assign(reference, { $$id: metadata.id });
+  /** Bound arguments arrive in a row of their own: until it is written, the element waits, as for any reference. */
+  private serverReference(metadata: { id: string; bound: Row | null }): unknown {
+    const bound = metadata.bound;
+    if (bound === null) return this.createServerReference(metadata.id);
+    if (bound.status !== "fulfilled") {
+      (this.blocked ??= []).push(bound);
+      return undefined;
+    }
+    return this.createServerReference(metadata.id).bind(null, ...(bound.value as unknown[]));
   }
 }

@@ -1,5 +1,6 @@
 // The fused HTML path against the stock pipeline: for every corpus case that
-// is an element tree, react-dom/server's HTML of contrail's tree (built from
+// is an element tree (and forms whose action is a server function,
+// ./differential/server-function-cases.ts), react-dom/server's HTML of contrail's tree (built from
 // the rows as values, never parsed) must equal its HTML of the tree React's
 // client decodes from React's own Flight bytes. Both renderers run in one
 // server graph bundled into this process.
@@ -9,10 +10,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createFromReadableStream } from "react-server-dom-webpack/client.edge";
 import { bundleServerGraph } from "../core/bundle/server-graph.ts";
-import { clientModuleExports } from "./corpus/client-modules.ts";
+import { pageOf } from "../core/html/index.ts";
+import { FlightTree } from "../core/tree.ts";
+import { clientModuleExports as corpusClientModules } from "./corpus/client-modules.ts";
 import { comparableHTML, renderHTML } from "./differential/render-html.ts";
+import { serverFunctionClientModules } from "./differential/server-function-client.ts";
 import { run, test } from "./support/harness.ts";
 
+const clientModuleExports = { ...corpusClientModules, ...serverFunctionClientModules };
 (globalThis as any).__webpack_require__ = (id: string) => clientModuleExports[id];
 (globalThis as any).__webpack_chunk_load__ = () => Promise.resolve();
 const manifest = { serverConsumerManifest: { moduleMap: null, serverModuleMap: null, moduleLoading: null } };
@@ -31,10 +36,11 @@ async function stockHTML(flight: ReadableStream<Uint8Array>): Promise<string> {
   return renderHTML(createFromReadableStream(new Response(bytes).body, manifest));
 }
 
+// The fused payload is the page's envelope ({ root, formState }), the stock one the bare model.
 async function fusedHTML(parts: any): Promise<string> {
-  parts.tree.clientModules = clientModuleExports;
+  const page = pageOf(parts, clientModuleExports);
   await new Response(parts.flight).arrayBuffer();
-  return renderHTML(parts.tree.root());
+  return renderHTML(page.then((envelope) => envelope.root));
 }
 
 for (const name of entry.htmlCases as string[]) {
@@ -44,6 +50,23 @@ for (const name of entry.htmlCases as string[]) {
     strictEqual(comparableHTML(await fusedHTML(fused)), comparableHTML(expected));
   });
 }
+
+test("a bound server function waits for its bound arguments' row", async () => {
+  const tree = new FlightTree();
+  const page = pageOf({ tree } as any, {});
+  tree.model(0, { root: ["$", "form", null, { action: "$h1" }], formState: null });
+  tree.model(1, { id: "./actions#save", bound: "$@2" });
+  // The envelope is revived (the form blocked) before the bound arguments' row is written.
+  const envelope = await page;
+  tree.model(2, [42]);
+  const html = renderHTML(envelope.root);
+  strictEqual(
+    comparableHTML(await html),
+    '<form action="" encType="multipart/form-data" method="POST"><input type="hidden" name="$ACTION_REF_0"/>' +
+      '<input type="hidden" name="$ACTION_0:0" value="{&quot;id&quot;:&quot;./actions#save&quot;,&quot;bound&quot;:&quot;$@1&quot;}"/>' +
+      '<input type="hidden" name="$ACTION_0:1" value="[42]"/></form>',
+  );
+});
 
 test("cleanup", () => rmSync(outdir, { recursive: true, force: true }));
 

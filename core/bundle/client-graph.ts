@@ -2,12 +2,20 @@
 // for server-side rendering in this process (JSX and TypeScript compiled on
 // every runtime, packages shared with the process so there is one React), and
 // once for the browser, where React's client finds each module by its id
-// through `__webpack_require__`.
+// through `__webpack_require__`. In both, a "use server" module the client
+// modules import is replaced by server references to its exports.
 import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
-import { pathToFileURL } from "node:url";
-import { bundle } from "./bundler.ts";
-import type { ServerGraph } from "./server-graph.ts";
+import { extname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { bundle, exportNamesOf, type BundleSpec } from "./bundler.ts";
+import { moduleIdOf, type ServerGraph } from "./server-graph.ts";
+import { isServerModule, serverReferenceModule, type ServerReferenceSource } from "./use-server.ts";
+
+// By path, so the browser's server references call through the same module the entry hydrates with.
+const BROWSER_MODULE = fileURLToPath(new URL("../html/browser" + extname(import.meta.url), import.meta.url));
+
+const SSR_REFERENCES: ServerReferenceSource = { client: "react-server-dom-webpack/client.edge" };
+const BROWSER_REFERENCES: ServerReferenceSource = { client: "react-server-dom-webpack/client.browser", callServerModule: BROWSER_MODULE };
 
 /** Source of a module whose `modules` maps each client module id to its namespace. */
 function moduleMapSource(graph: ServerGraph): string {
@@ -17,27 +25,57 @@ function moduleMapSource(graph: ServerGraph): string {
   return `${imports.join("\n")}\nexport const modules = { ${entries.join(", ")} };\n`;
 }
 
-/** The client modules, loaded in this process for react-dom/server (id → module namespace), and their source files. */
-export async function loadClientModules(graph: ServerGraph, outdir: string): Promise<{ modules: Record<string, unknown>; inputs: string[] }> {
+/** A load hook that replaces "use server" modules by server references, and the files it replaced. */
+function serverReferences(graph: ServerGraph, source: ServerReferenceSource): { load: NonNullable<BundleSpec["load"]>; replaced: string[] } {
+  const replaced: string[] = [];
+  const load = async (path: string) => {
+    const code = await readFile(path, "utf8");
+    if (!isServerModule(code)) return undefined;
+    replaced.push(path);
+    return { contents: serverReferenceModule(moduleIdOf(graph.root, path), await exportNamesOf(path, code), source), loader: "ts" as const };
+  };
+  return { load, replaced };
+}
+
+export interface SSRBundle {
+  outfile: string;
+  /** Its source files. */
+  inputs: string[];
+  /** The "use server" modules the client modules import (file paths). */
+  serverModules: string[];
+}
+
+/** The client modules bundled for server-side rendering in this process. */
+export async function bundleClientModules(graph: ServerGraph, outdir: string): Promise<SSRBundle> {
   await mkdir(outdir, { recursive: true });
   const entry = join(outdir, "ssr-entry.ts");
   await writeFile(entry, moduleMapSource(graph));
-  const { outfile, inputs } = await bundle({ entry, outdir, name: "ssr", platform: "server", externalPackages: true });
-  return { modules: (await import(pathToFileURL(outfile).href)).modules, inputs };
+  const { load, replaced } = serverReferences(graph, SSR_REFERENCES);
+  const { outfile, inputs } = await bundle({ entry, outdir, name: "ssr", platform: "server", externalPackages: true, load });
+  return { outfile, inputs, serverModules: replaced };
+}
+
+/** Loads the SSR bundle: client module id → module namespace. */
+export async function loadClientModules(ssr: SSRBundle): Promise<Record<string, unknown>> {
+  return (await import(pathToFileURL(ssr.outfile).href)).modules;
 }
 
 /** The browser bundle: every client module registered by id, then `browserEntry`. Resolves with its JavaScript. */
 export async function bundleBrowser(graph: ServerGraph, browserEntry: string, outdir: string): Promise<string> {
   await mkdir(outdir, { recursive: true });
-  const registry = join(outdir, "modules.ts");
-  // React's webpack client reads __webpack_require__ as it loads: define it before the entry runs.
+  // React's webpack client reads __webpack_require__ as it loads, and client
+  // modules may load it (through server references): define it first.
+  const runtime = join(outdir, "webpack-runtime.ts");
   await writeFile(
-    registry,
-    moduleMapSource(graph) +
-      "(globalThis as any).__webpack_require__ = (id: string) => (modules as Record<string, unknown>)[id];\n" +
+    runtime,
+    "export const registered: Record<string, unknown> = {};\n" +
+      "(globalThis as any).__webpack_require__ = (id: string) => registered[id];\n" +
       "(globalThis as any).__webpack_chunk_load__ = () => Promise.resolve();\n",
   );
+  const registry = join(outdir, "modules.ts");
+  await writeFile(registry, `import { registered } from ${JSON.stringify(runtime)};\n${moduleMapSource(graph)}Object.assign(registered, modules);\n`);
   const entry = join(outdir, "browser-entry.ts");
-  await writeFile(entry, `import ${JSON.stringify(registry)};\nimport ${JSON.stringify(browserEntry)};\n`);
-  return readFile((await bundle({ entry, outdir, name: "browser", platform: "browser" })).outfile, "utf8");
+  await writeFile(entry, [runtime, registry, browserEntry].map((path) => `import ${JSON.stringify(path)};\n`).join(""));
+  const { load } = serverReferences(graph, BROWSER_REFERENCES);
+  return readFile((await bundle({ entry, outdir, name: "browser", platform: "browser", load })).outfile, "utf8");
 }

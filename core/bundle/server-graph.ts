@@ -2,22 +2,28 @@
 // `react-server` build, client components and react-dom/server the default
 // one. The server graph is bundled at start with the react-server condition,
 // with its own copy of React, and "use client" modules (the app's and those
-// of its dependencies) replaced by client references; the process itself
-// loads the client graph (./client-graph.ts).
+// of its dependencies) replaced by client references; "use server" modules
+// keep their code and register their exports as server functions. The
+// process itself loads the client graph (./client-graph.ts).
 import { readFile } from "node:fs/promises";
-import { extname, isAbsolute, join, relative } from "node:path";
+import { extname, isAbsolute, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { ClientManifest } from "../types.ts";
-import { bundle, exportNamesOf } from "./bundler.ts";
+import { bundle, exportNamesOf, loaderFor } from "./bundler.ts";
 import { clientReferenceModule, isClientModule } from "./use-client.ts";
+import { isServerModule, serverModuleRegistration } from "./use-server.ts";
 
 export interface ServerGraph {
   /** The bundled server entry, ready for `import()`. */
   url: string;
+  /** Module ids are paths relative to this. */
+  root: string;
   /** Client references for `renderToReadableStream`. */
   clientManifest: ClientManifest;
   /** Client module id → file, for loading the real modules in the client graph. */
   clientModules: Record<string, string>;
+  /** "use server" module id → file: the modules whose exports the server graph registered. */
+  serverModules: Record<string, string>;
   /** The source files of the server graph. */
   inputs: string[];
 }
@@ -27,28 +33,50 @@ export interface BundleOptions {
   entry: string;
   /** Where the bundle is written. */
   outdir: string;
-  /** Client module ids are paths relative to this (default: the working directory). */
+  /** Module ids are paths relative to this (default: the working directory). */
   root?: string;
+  /**
+   * "use server" modules (file paths) to register even if the server code
+   * does not import them: those only client components import.
+   */
+  serverModules?: string[];
 }
 
 // This file's own extension: `.ts` from source, `.js` once compiled to dist/.
 const REFERENCES_MODULE = fileURLToPath(new URL("../references" + extname(import.meta.url), import.meta.url));
 
+/** A module's id, the same in every graph: its path relative to `root`, as "./dir/file.tsx". */
+export function moduleIdOf(root: string, path: string): string {
+  return "./" + relative(root, path).split("\\").join("/");
+}
+
 export async function bundleServerGraph(options: BundleOptions): Promise<ServerGraph> {
   const root = options.root ?? process.cwd();
+  const entry = resolve(options.entry);
   const clientManifest: ClientManifest = {};
   const clientModules: Record<string, string> = {};
+  const serverModules: Record<string, string> = {};
+  // Imported by the entry, after its own imports.
+  const extraImports = (options.serverModules ?? []).map((path) => `\nimport ${JSON.stringify(path)};`).join("");
 
-  // A "use client" module becomes client references.
+  // A "use client" module becomes client references; a "use server" module registers its exports.
   async function load(path: string) {
     const source = await readFile(path, "utf8");
-    if (!isClientModule(source)) return undefined;
-    const id = "./" + relative(root, path).split("\\").join("/");
-    clientManifest[id] = { id, chunks: [], name: "*" };
-    clientModules[id] = path;
-    return { contents: clientReferenceModule(id, await exportNamesOf(path, source), REFERENCES_MODULE), loader: "ts" as const };
+    const id = moduleIdOf(root, path);
+    if (isClientModule(source)) {
+      clientManifest[id] = { id, chunks: [], name: "*" };
+      clientModules[id] = path;
+      return { contents: clientReferenceModule(id, await exportNamesOf(path, source), REFERENCES_MODULE), loader: "ts" as const };
+    }
+    let contents = source;
+    if (isServerModule(source)) {
+      serverModules[id] = path;
+      contents += serverModuleRegistration(id, path, REFERENCES_MODULE);
+    }
+    if (path === entry) contents += extraImports;
+    return contents === source ? undefined : { contents, loader: loaderFor(path) };
   }
 
-  const { outfile, inputs } = await bundle({ entry: options.entry, outdir: options.outdir, name: "server", platform: "server", conditions: ["react-server"], load });
-  return { url: pathToFileURL(isAbsolute(outfile) ? outfile : join(root, outfile)).href, clientManifest, clientModules, inputs };
+  const { outfile, inputs } = await bundle({ entry, outdir: options.outdir, name: "server", platform: "server", conditions: ["react-server"], load });
+  return { url: pathToFileURL(isAbsolute(outfile) ? outfile : join(root, outfile)).href, root, clientManifest, clientModules, serverModules, inputs };
 }

@@ -2,10 +2,11 @@
 // server graph, by client references to its exports; the real module is
 // loaded only by the client graph (SSR and the browser).
 
-/** Whether `source` opens with the "use client" directive (after comments). */
+import { hasDirective } from "./directives.ts";
+
+/** Whether `source` opens with the "use client" directive. */
 export function isClientModule(source: string): boolean {
-  const prologue = source.replace(/^(?:\s+|\/\/[^\n]*\n|\/\*[\s\S]*?\*\/)*/, "");
-  return /^["']use client["']/.test(prologue);
+  return hasDirective(source, "use client");
 }
 
 /** Server-graph source standing in for client module `moduleId`. */

@@ -3,6 +3,7 @@
 // rows' bytes are inlined for hydration. Runs in the client graph (default
 // React), beside the server graph (see ./server-graph.ts).
 import { renderToReadableStream as renderFizz } from "react-dom/server.edge";
+import { createServerReference } from "react-server-dom-webpack/client.edge";
 import { injectFlightPayload } from "./inline-payload.ts";
 import type { HTMLParts } from "../index.ts";
 
@@ -17,6 +18,25 @@ export interface HTMLOptions {
   signal?: AbortSignal;
 }
 
+/** What a page's payload holds (see `renderForHTML`): its root, and the form state after a form posted without JavaScript. */
+export interface PageEnvelope {
+  root: unknown;
+  /** React's `formState` (from `decodeFormState`), or null. */
+  formState: unknown;
+}
+
+/**
+ * The page the fused tree holds, once its envelope row is written, with the
+ * client graph's modules: the client components, and React's own server
+ * references (client.edge's carry `$$FORM_ACTION`: a `<form action={fn}>`
+ * renders a form that posts without JavaScript).
+ */
+export function pageOf(parts: HTMLParts, clientModules: Record<string, unknown>): Promise<PageEnvelope> {
+  parts.tree.clientModules = clientModules;
+  parts.tree.createServerReference = createServerReference;
+  return parts.tree.root() as Promise<PageEnvelope>;
+}
+
 // A server component's error reaches react-dom/server decoded, with the digest
 // the Flight render's onError gave it: keep that digest (the browser's error
 // boundary sees the same), and do not report it a second time.
@@ -27,14 +47,14 @@ function digestOrLog(error: unknown): string | void {
 }
 
 export async function renderToHTMLStream(parts: HTMLParts, options: HTMLOptions): Promise<ReadableStream<Uint8Array>> {
-  parts.tree.clientModules = options.clientModules;
-  const root = await parts.tree.root();
+  const { root, formState } = await pageOf(parts, options.clientModules);
   const html = await renderFizz(root as any, {
     bootstrapScripts: options.bootstrapScripts,
     bootstrapModules: options.bootstrapModules,
     nonce: options.nonce,
     onError: options.onError ?? digestOrLog,
     signal: options.signal,
+    formState: formState as any,
   });
   return injectFlightPayload(html, parts.flight, options.nonce);
 }

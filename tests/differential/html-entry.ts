@@ -4,12 +4,16 @@ import * as stock from "react-server-dom-webpack/server.edge";
 import { renderForHTML, type HTMLParts } from "../../core/index.ts";
 import { digestOf, type Case } from "../corpus/case.ts";
 import { corpus } from "../corpus/index.ts";
-import { clientManifest } from "../corpus/server-references.ts";
+import { clientManifest as corpusManifest } from "../corpus/server-references.ts";
+import { serverFunctionCases, serverFunctionManifest } from "./server-function-cases.ts";
+
+const clientManifest = { ...corpusManifest, ...serverFunctionManifest };
+const cases = [...corpus, ...serverFunctionCases];
 
 // React's Flight server must take the async dispatcher first (see README).
 await new Response(stock.renderToReadableStream(null, clientManifest)).arrayBuffer();
 
-export const htmlCases = corpus.filter((testCase) => testCase.html !== false && testCase.options?.abortAfterMs === undefined).map((testCase) => testCase.name);
+export const htmlCases = cases.filter((testCase) => testCase.html !== false && testCase.options?.abortAfterMs === undefined).map((testCase) => testCase.name);
 
 /** Render options for one renderer; a case that aborts from inside its model aborts that renderer's signal. */
 function optionsFor(testCase: Case) {
@@ -19,7 +23,7 @@ function optionsFor(testCase: Case) {
 }
 
 export function renderCase(name: string): { stock: ReadableStream<Uint8Array>; fused: HTMLParts } {
-  const testCase = corpus.find((candidate) => candidate.name === name)!;
+  const testCase = cases.find((candidate) => candidate.name === name)!;
   const forStock = optionsFor(testCase);
   const forFused = optionsFor(testCase);
   return {

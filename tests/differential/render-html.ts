@@ -33,6 +33,27 @@ const MESSAGE_FIRST_LINE = / data-msg="((?:[^"\n]*\n){2}[^"\n]*)[^"]*"/g;
  * of the Flight render itself are compared apart, in both modes.
  */
 export function comparableHTML(html: string): string {
-  const text = html.replaceAll("<!-- -->", "");
+  const text = canonicalFormFields(html.replaceAll("<!-- -->", ""));
   return DEV ? text.replace(/ data-c?stck="[^"]*"/g, "").replace(MESSAGE_FIRST_LINE, ' data-msg="$1"').replace(ERRORS_MET, "") : text;
+}
+
+const BOUND_ACTION_PREFIX = /\$ACTION_(REF_)?(?!ID_|KEY")([^":]*)(:\d+)?"/g;
+const BOUND_ACTION_PARTS = /(?:<input type="hidden" name="\$ACTION_[^":]*:\d+"[^>]*\/>)+/g;
+
+/**
+ * A form whose action is a bound server function carries its encoded
+ * reference in fields named by a number react-dom/server takes when it
+ * encodes them ($ACTION_REF_<n>, $ACTION_<n>:<part>), parts listed as their
+ * encoding finished. Both depend on whether the bound arguments had arrived
+ * when react-dom/server reached the form (it waits for them otherwise), not
+ * on the tree: numbered in order of appearance, parts in order.
+ */
+function canonicalFormFields(html: string): string {
+  const numbers = new Map<string, number>();
+  const renumbered = html.replace(BOUND_ACTION_PREFIX, (_, ref = "", prefix: string, part = "") => {
+    if (!numbers.has(prefix)) numbers.set(prefix, numbers.size);
+    return `$ACTION_${ref}${numbers.get(prefix)}${part}"`;
+  });
+  const partOf = (input: string) => Number(/:(\d+)"/.exec(input)![1]);
+  return renumbered.replace(BOUND_ACTION_PARTS, (run) => run.match(/<input[^>]*\/>/g)!.sort((a, b) => partOf(a) - partOf(b)).join(""));
 }
