@@ -84,6 +84,54 @@ test("a failing server component: the HTML shows its Suspense fallback, the brow
   strictEqual((await fetch(server.base + "/")).status, 200, "the server keeps answering");
 });
 
+test("the guestbook without JavaScript: the form posts the page, which shows the new entry and the action's state", async () => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto(server.base + "/guestbook");
+  const name = "no-js " + crypto.randomUUID().slice(0, 8);
+  await page.fill('input[name="name"]', name);
+  await page.fill('input[name="message"]', "signed without JavaScript");
+  const [response] = await Promise.all([page.waitForNavigation(), page.click('#guestbook-form button[type="submit"]')]);
+  strictEqual(response?.status(), 200);
+  strictEqual(response?.request().method(), "POST");
+  ok((await page.locator("#entries li").allTextContents()).includes(`${name}: signed without JavaScript`), "the new entry is on the page");
+  // The page has loaded: read it as it is, without waiting.
+  const status = await page.evaluate(() => document.querySelector("#guestbook-status")?.textContent ?? null);
+  strictEqual(status, `Thanks for signing, ${name}!`, "the page rendered with the action's state (React's formState)");
+  await context.close();
+});
+
+test("the guestbook with JavaScript: the entry appears without a navigation; a button shows what a server function returned", async () => {
+  const page = await browser.newPage();
+  const problems: string[] = [];
+  page.on("console", (message) => void (message.type() === "error" && problems.push(message.text())));
+  page.on("pageerror", (error) => problems.push(error.message));
+  await page.goto(server.base + "/guestbook");
+  // Hydrated once React has attached itself to the form.
+  await page.waitForFunction(() => Object.keys(document.querySelector("#guestbook-form")!).some((key) => key.startsWith("__reactFiber")));
+  let navigations = 0;
+  page.on("framenavigated", (frame) => void (frame === page.mainFrame() && navigations++));
+  const name = "js " + crypto.randomUUID().slice(0, 8);
+  await page.fill('input[name="name"]', name);
+  await page.fill('input[name="message"]', "signed with JavaScript");
+  await page.click('#guestbook-form button[type="submit"]');
+  await page.waitForSelector(`#entries li:has-text("${name}")`);
+  strictEqual(await page.textContent("#guestbook-status"), `Thanks for signing, ${name}!`);
+  // Checked by the server, whatever the browser lets through.
+  await page.fill('input[name="name"]', name);
+  await page.fill('input[name="message"]', "x".repeat(201));
+  await page.click('#guestbook-form button[type="submit"]');
+  await page.waitForSelector('#guestbook-status[role="alert"]');
+  strictEqual(await page.textContent("#guestbook-status"), "A message has 1 to 200 characters.");
+  const entries = await page.locator("#entries li").count();
+  await page.click("#count-entries");
+  await page.waitForSelector("#entry-count");
+  strictEqual(await page.textContent("#entry-count"), ` The server counts ${entries} ${entries === 1 ? "entry" : "entries"}.`);
+  strictEqual(navigations, 0, "no navigation");
+  strictEqual(problems.length, 0, problems.join("\n"));
+  await page.close();
+});
+
 test("cleanup", async () => {
   await browser?.close();
   server?.stop();

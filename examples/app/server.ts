@@ -5,7 +5,10 @@ import { Sections } from "../../bench/pages.ts";
 import { Hono } from "hono";
 import { rsc } from "../../adapters/hono/index.ts";
 import { Counter } from "./Counter.ts";
+import { EntryCounter } from "./EntryCounter.ts";
 import { ErrorBoundary } from "./ErrorBoundary.ts";
+import { GuestbookForm } from "./GuestbookForm.ts";
+import { listEntries } from "./guestbook.ts";
 
 const STYLE = "body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}nav a{margin-right:1rem}";
 
@@ -14,7 +17,7 @@ function Document({ title, children }: { title: string; children?: ReactNode }) 
     "html",
     { lang: "en" },
     h("head", null, h("meta", { charSet: "utf-8" }), h("title", null, title), h("style", null, STYLE)),
-    h("body", null, h("nav", null, h("a", { href: "/" }, "Dashboard"), h("a", { href: "/page-a" }, "Scenario A"), h("a", { href: "/bench" }, "Benchmarks"), h("a", { href: "/errors" }, "Errors")), children),
+    h("body", null, h("nav", null, h("a", { href: "/" }, "Dashboard"), h("a", { href: "/page-a" }, "Scenario A"), h("a", { href: "/bench" }, "Benchmarks"), h("a", { href: "/errors" }, "Errors"), h("a", { href: "/guestbook" }, "Guestbook")), children),
   );
 }
 
@@ -58,6 +61,24 @@ function Errors() {
   );
 }
 
+/** Rendered again after each server function call, so a new entry shows at once. */
+function Entries() {
+  return h("ul", { id: "entries" }, listEntries().map((entry) => h("li", { key: entry.id }, h("b", null, entry.name), ": ", entry.message)));
+}
+
+function Guestbook() {
+  return h(
+    Document,
+    { title: "contrail guestbook" },
+    h("h1", null, "Guestbook"),
+    h("p", null, "Signed through a server function: with JavaScript off, the form posts the page; once hydrated, React calls the function."),
+    h(GuestbookForm),
+    h(EntryCounter),
+    h("h2", null, "Entries"),
+    h(Entries),
+  );
+}
+
 function Bench() {
   return h(Document, { title: "contrail benchmarks" }, h("h1", null, "Benchmarks"), h(BenchResults));
 }
@@ -71,6 +92,7 @@ const pages: Record<string, () => ReactNode> = {
   "/page-a": () => h(DeferTask),
   "/bench": () => h(Bench),
   "/errors": () => h(Errors),
+  "/guestbook": () => h(Guestbook),
 };
 
 /** Logs a server component's error under a digest; the browser sees only the digest. */
@@ -88,7 +110,8 @@ function onError(error: unknown): string {
 const app = new Hono();
 app.use(rsc({ onError }));
 app.get("/favicon.ico", (c) => c.body(null, 204));
-app.get("*", (c) => {
+// POST too: a page's POST calls a server function, then the page is rendered.
+app.on(["GET", "POST"], "*", (c) => {
   const page = pages[c.req.path];
   return page ? c.rsc(page()) : c.text("Not found", 404);
 });
