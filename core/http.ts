@@ -92,9 +92,12 @@ function errorDocumentResponse(served: Served, digest: unknown, error: unknown):
   return new Response(served.errorDocument(typeof digest === "string" ? digest : undefined, error), { status: 500, headers: HTML_HEADERS });
 }
 
-/** HTML for `model`; the error document with 500 if react-dom/server could not render its shell. */
-export async function htmlResponse(model: unknown, served: Served, signal: AbortSignal): Promise<Response> {
-  const options = { ...served.renderOptions, signal };
+/**
+ * HTML for `model` (with `useActionState`'s state after a form posted without
+ * JavaScript); the error document with 500 if react-dom/server could not render its shell.
+ */
+export async function htmlResponse(model: unknown, served: Served, signal: AbortSignal, formState?: unknown): Promise<Response> {
+  const options = { ...served.renderOptions, signal, formState };
   try {
     return new Response(await served.html!(renderForHTML(model, served.clientManifest, options), signal), { headers: HTML_HEADERS });
   } catch (error) {
@@ -158,7 +161,7 @@ export function renderedPageResponse(
   if (outcome?.kind === "call") {
     return flightResponse({ root: model, returnValue: outcome.returnValue }, served, signal, toBody, outcome.temporaryReferences);
   }
-  if (served.html && !wantsFlight(request.headers)) return htmlResponse(model, served, signal);
+  if (served.html && !wantsFlight(request.headers)) return htmlResponse(model, served, signal, outcome?.formState);
   return flightResponse(model, served, signal, toBody);
 }
 

@@ -1,8 +1,9 @@
 // contrail as users install it: `npm pack` (compiled .js and .d.ts behind the
 // same export names), installed into a fresh project with the README's app
 // copied out of README.md as written. On this runtime, its own adapter and
-// Hono serve the page, which hydrates in Chromium; then a client component
-// from a dependency in node_modules joins the page.
+// Hono serve the page, which hydrates in Chromium, and its form calls a
+// server function, posted before hydration and from the hydrated page; then
+// a client component from a dependency in node_modules joins the page.
 import { ok, strictEqual } from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -53,7 +54,7 @@ test("the tarball and the README's app install into a fresh project", () => {
     dependencies: Object.fromEntries([["contrail", "file:./" + tarball], ...["react", "react-dom", "react-server-dom-webpack", "hono", "@hono/node-server"].map(pick)]),
   }));
   const files = readmeFiles();
-  for (const file of ["app/Counter.tsx", "app/Page.tsx", `app/server.${runtime}.tsx`, `serve.${runtime}.ts`, "app/server.hono.tsx", "serve.hono.ts"]) {
+  for (const file of ["app/Counter.tsx", "app/actions.ts", "app/Page.tsx", `app/server.${runtime}.tsx`, `serve.${runtime}.ts`, "app/server.hono.tsx", "serve.hono.ts"]) {
     ok(files.has(file), `the README shows no ${file}`);
     write(file, files.get(file)!);
   }
@@ -70,6 +71,15 @@ async function checkApp(host: string, extra?: (page: import("playwright-core").P
     ok(html.includes("Today: sunny"), "the Suspense content is in the HTML");
     const flight = await fetch(server.base + "/", { headers: { rsc: "1" } });
     strictEqual(flight.headers.get("content-type"), "text/x-component; charset=utf-8");
+    // The form as a browser without JavaScript posts it: React's hidden field names the server function.
+    const actionField = /name="(\$ACTION_ID_[^"]+)"/.exec(html)?.[1];
+    ok(actionField, "the form names its server function");
+    const form = new FormData();
+    form.append(actionField!, "");
+    form.append("name", "Ada");
+    const posted = await fetch(server.base + "/", { method: "POST", body: form });
+    strictEqual(posted.status, 200);
+    ok((await posted.text()).includes("<li>Ada</li>"), "the page answered to the post shows what the function did");
     const page = await browser.newPage();
     const problems: string[] = [];
     page.on("console", (message) => void (message.type() === "error" || message.type() === "warning" ? problems.push(message.text()) : 0));
@@ -83,6 +93,10 @@ async function checkApp(host: string, extra?: (page: import("playwright-core").P
       return button.textContent !== "Clicked 0 times";
     });
     strictEqual(await page.textContent("#weather"), "Today: sunny");
+    // The hydrated form calls the function from JavaScript; the page re-rendered by the server replaces it.
+    await page.fill("input[name=name]", "Grace");
+    await page.click("#sign");
+    await page.waitForFunction(() => document.querySelector("#guests")!.textContent === "AdaGrace");
     await extra?.(page);
     strictEqual(problems.length, 0, problems.join("\n"));
     await page.close();

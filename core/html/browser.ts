@@ -15,10 +15,10 @@ import { inlinePayloadStream } from "./payload-stream.ts";
 
 export { inlinePayloadStream };
 
-/** What a server function call answers: the page re-rendered, and what the function returned or threw. */
+/** What a server function call answers: the page re-rendered, and a promise of what the function returned (rejected if it threw). */
 interface ActionResponse {
   root: ReactNode;
-  returnValue: { ok: boolean; data: unknown };
+  returnValue: Promise<unknown>;
 }
 
 /** Shows a new root: the hydrated Page's state setter (a no-op until the page hydrates). */
@@ -37,8 +37,7 @@ export async function callServer(id: string, args: unknown[]): Promise<unknown> 
   if (!response.ok) throw new Error(`The server refused server function ${id}: ${response.status} ${await response.text()}`);
   const { root, returnValue } = (await createFromFetch(Promise.resolve(response), { callServer, temporaryReferences })) as ActionResponse;
   startTransition(() => showRoot(root));
-  if (!returnValue.ok) throw returnValue.data;
-  return returnValue.data;
+  return returnValue;
 }
 
 // Holds the page's root in state, so that a server function's answer can replace it.

@@ -3,7 +3,9 @@
 // and nothing else. React's reply decoders load a function through a server
 // manifest and `__webpack_require__`; both are answered from here, so an id
 // that was not registered (an inherited key, another export of the same
-// module, a suffix after "#") resolves to nothing.
+// module, a suffix after "#") resolves to nothing. The host process and the
+// server graph it bundled each hold a copy of this module: they share one
+// registry through a global slot, as they share the app (../app-context.ts).
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { SERVER_REFERENCE_TAG } from "../react-symbols.ts";
 
@@ -16,11 +18,36 @@ interface ManifestEntry {
   name: string;
 }
 
-const functions: Record<string, Function> = Object.create(null);
-const modules: Record<string, Readonly<Record<string, Function>>> = Object.create(null);
+class ForgedBoundArguments extends Error {
+  constructor(id: string) {
+    super(`The bound arguments of server function ${id} were not signed by this server.`);
+    this.name = "ForgedBoundArgumentsError";
+  }
+}
+
+interface Registry {
+  functions: Record<string, Function>;
+  modules: Record<string, Readonly<Record<string, Function>>>;
+  manifest: Record<string, ManifestEntry>;
+  signingKey: Uint8Array | string | undefined;
+  ForgedBoundArgumentsError: typeof ForgedBoundArguments;
+}
+
+const SLOT = Symbol.for("contrail.serverFunctions");
+const registry: Registry = ((globalThis as any)[SLOT] ??= {
+  functions: Object.create(null),
+  modules: Object.create(null),
+  manifest: Object.create(null),
+  signingKey: undefined,
+  ForgedBoundArgumentsError: ForgedBoundArguments,
+});
+const { functions, modules } = registry;
 
 /** The server manifest React's `decodeReply`, `decodeAction` and `decodeFormState` read. */
-export const serverManifest: Record<string, ManifestEntry> = Object.create(null);
+export const serverManifest: Record<string, ManifestEntry> = registry.manifest;
+
+/** Thrown, before the function runs, when bound arguments come back with a signature this server did not make. */
+export const ForgedBoundArgumentsError = registry.ForgedBoundArgumentsError;
 
 /**
  * A bound server function (`action.bind(null, x)`) reaches the client under
@@ -75,9 +102,8 @@ installModuleLoader();
 
 // The key that signs bound arguments. Servers that share clients (several
 // instances, restarts) share it through CONTRAIL_SERVER_FUNCTIONS_KEY.
-let signingKey: Uint8Array | string | undefined;
 function key(): Uint8Array | string {
-  return (signingKey ??= process.env.CONTRAIL_SERVER_FUNCTIONS_KEY || randomBytes(32));
+  return (registry.signingKey ??= process.env.CONTRAIL_SERVER_FUNCTIONS_KEY || randomBytes(32));
 }
 
 function signature(id: string, payload: string): string {
@@ -108,13 +134,6 @@ export function sealBoundArguments(id: string, bound: unknown[]): string {
   bound.forEach((value, index) => assertPlainJSON(value, `${id} bound argument ${index}`));
   const payload = JSON.stringify(bound);
   return payload + "." + signature(id, payload);
-}
-
-export class ForgedBoundArgumentsError extends Error {
-  constructor(id: string) {
-    super(`The bound arguments of server function ${id} were not signed by this server.`);
-    this.name = "ForgedBoundArgumentsError";
-  }
 }
 
 function unsealBoundArguments(id: string, sealed: unknown): unknown[] {
