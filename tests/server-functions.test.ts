@@ -43,7 +43,8 @@ async function call(base: string, id: string, args: unknown[], callOptions: { te
   const response = await fetch(base + "/", { method: "POST", headers: { ...js(id), ...type }, body });
   const status = response.status;
   const root = await createFromFetch(Promise.resolve(response), { serverConsumerManifest, ...callOptions });
-  return { status, body, root: root as { root: any; returnValue: { ok: boolean; data: any } } };
+  // `returnValue`: a promise of what the function returned, rejected with what it threw.
+  return { status, body, root: root as { root: any; returnValue: Promise<any> } };
 }
 
 function multipart(fields: [string, string][]): { body: string; type: string } {
@@ -214,7 +215,7 @@ for (const adapter of [runtime, "hono"]) {
     const { status, body, root } = await call(base(), ECHO, ["hello", 1]);
     strictEqual(typeof body, "string", "encodeReply gave a string");
     strictEqual(status, 200);
-    deepStrictEqual(root.returnValue, { ok: true, data: ["hello", 1] });
+    deepStrictEqual(await root.returnValue, ["hello", 1]);
     strictEqual(root.root.type, "html", "the page, re-rendered");
   });
 
@@ -223,31 +224,30 @@ for (const adapter of [runtime, "hono"]) {
     const { status, body, root } = await call(base(), ECHO, args);
     ok(body instanceof FormData, "encodeReply gave FormData");
     strictEqual(status, 200);
-    deepStrictEqual(root.returnValue, { ok: true, data: args });
+    deepStrictEqual(await root.returnValue, args);
   });
 
   test(`${label}: a temporary reference (a client function) comes back as the same function`, async () => {
     const temporaryReferences = createTemporaryReferenceSet();
     const onClick = () => "client side";
     const { root } = await call(base(), ECHO, [onClick, { nested: onClick }], { temporaryReferences });
-    strictEqual(root.returnValue.ok, true);
-    strictEqual(root.returnValue.data[0], onClick);
-    strictEqual(root.returnValue.data[1].nested, onClick);
+    const [first, second] = await root.returnValue;
+    strictEqual(first, onClick);
+    strictEqual(second.nested, onClick);
   });
 
-  test(`${label}: a function that throws: ok false, the digest, the message in development only`, async () => {
+  test(`${label}: a function that throws: its result rejects, with the digest, and the message in development only`, async () => {
     const { status, root } = await call(base(), "./actions.ts#fail", []);
     strictEqual(status, 200);
-    strictEqual(root.returnValue.ok, false);
-    const error = await Promise.resolve(root.returnValue.data).then((value) => value, (reason) => reason);
-    ok(error instanceof Error, "the data is an error");
+    const error = await root.returnValue.then(() => null, (reason) => reason);
+    ok(error instanceof Error, "the result rejects with an error");
     // React's development client keeps the message (and no digest), its production client only the digest.
     if (production) strictEqual((error as any).digest, "sf-digest");
     strictEqual(error.message.includes("the secret reason it failed"), !production, error.message);
   });
 
   test(`${label}: a bound function the page rendered, called through React's client`, async () => {
-    const callServer = async (id: string, args: unknown[]) => (await call(base(), id, args)).root.returnValue.data;
+    const callServer = async (id: string, args: unknown[]) => (await call(base(), id, args)).root.returnValue;
     const tree: any = await browserClient.createFromFetch(fetch(base() + "/", { headers: { accept: "text/x-component" } }), { callServer });
     const form = tree.props.children[1].props.children.find((child: any) => child.props.id === "bound");
     // Not a FormData: on Bun, React's encodeReply refuses the runtime's FormData as an argument.
@@ -295,8 +295,8 @@ for (const adapter of [runtime, "hono"]) {
     form.set("1", '"$@1"');
     const response = fetch(base() + "/", { method: "POST", headers: js(ECHO), body: form });
     const { returnValue }: any = await createFromFetch(response, { serverConsumerManifest });
-    strictEqual(returnValue.ok, true);
-    const settled = await Promise.resolve(returnValue.data[0]).then(() => "fulfilled", (error) => error);
+    const [argument] = await returnValue;
+    const settled = await Promise.resolve(argument).then(() => "fulfilled", (error) => error);
     ok(settled instanceof Error, "the promise rejects");
   });
 
@@ -319,7 +319,7 @@ for (const adapter of [runtime, "hono"]) {
   }
 
   test(`${label}: the server keeps answering`, async () => {
-    strictEqual((await call(base(), ECHO, ["still here"])).root.returnValue.data[0], "still here");
+    deepStrictEqual(await (await call(base(), ECHO, ["still here"])).root.returnValue, ["still here"]);
     servers[adapter].stop();
   });
 }
