@@ -132,6 +132,19 @@ export async function flightResponse(
   return new Response(toBody(render), { status, headers: FLIGHT_HEADERS });
 }
 
+const REFUSALS: Record<number, string> = {
+  400: "Bad Request",
+  403: "Forbidden",
+  404: "Not Found",
+  413: "Content Too Large",
+  415: "Unsupported Media Type",
+};
+
+/** A refused server function request: its status, and nothing about why. */
+function refusal(status: number): Response {
+  return new Response(`${status} ${REFUSALS[status]}\n`, { status, headers: { "content-type": "text/plain; charset=utf-8" } });
+}
+
 /** What a page answers after its server function ran: the function's result, or the state of a form it handled. */
 export type PageOutcome = Extract<ServerFunctionOutcome, { kind: "call" | "form" }>;
 
@@ -141,7 +154,7 @@ export type PageOutcome = Extract<ServerFunctionOutcome, { kind: "call" | "form"
  */
 export async function runPageServerFunction(request: Request, served: Served): Promise<PageOutcome | Response | null> {
   const outcome = await runServerFunction(request, served.serverFunctions);
-  if (outcome?.kind === "refused") return new Response(null, { status: outcome.status });
+  if (outcome?.kind === "refused") return refusal(outcome.status);
   if (outcome?.kind === "form-failed") return errorDocumentResponse(served, served.renderOptions.onError?.(outcome.error), outcome.error);
   return outcome;
 }

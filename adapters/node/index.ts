@@ -46,7 +46,8 @@ export function renderToPipeableStream(model: unknown, clientManifest: ClientMan
 
 function sendResponse(response: Response, res: ServerResponse): void {
   res.writeHead(response.status, Object.fromEntries(response.headers));
-  Readable.fromWeb(response.body as any).pipe(res);
+  if (response.body) Readable.fromWeb(response.body as any).pipe(res);
+  else res.end();
 }
 
 /** A `node:http` request listener; a client that disconnects aborts its render. */

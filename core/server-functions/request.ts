@@ -79,10 +79,11 @@ export async function parseForm(body: Uint8Array, contentType: string): Promise<
   }
 }
 
-/** A reply as React's `encodeReply` sent it: a string (text/plain) or FormData (multipart). */
+/** A reply as React's `encodeReply` sent it: a string (text/plain, or no type) or FormData (multipart). */
 export async function parseReply(body: Uint8Array, contentType: string): Promise<string | FormData> {
   if (isMultipart(contentType)) return parseForm(body, contentType);
-  if (/^text\/plain\s*(;|$)/i.test(contentType)) {
+  // No content type is what a runtime's fetch (Bun's) sends with a string body.
+  if (contentType === "" || /^text\/plain\s*(;|$)/i.test(contentType)) {
     try {
       return utf8.decode(body);
     } catch {
