@@ -132,6 +132,34 @@ test("the guestbook with JavaScript: the entry appears without a navigation; a b
   await page.close();
 });
 
+test("a form posted before hydration: the page it answers hydrates with the action's state (formState) and goes on working", async () => {
+  const page = await browser.newPage();
+  const problems: string[] = [];
+  page.on("console", (message) => void (message.type() === "error" && problems.push(message.text())));
+  page.on("pageerror", (error) => problems.push(error.message));
+  // The first page never gets its browser bundle, so the form posts as it would before hydration.
+  const withoutBundle = (route: import("playwright-core").Route) => route.abort();
+  await page.route("**/_contrail/*.js", withoutBundle);
+  await page.goto(server.base + "/guestbook");
+  await page.unroute("**/_contrail/*.js", withoutBundle);
+  problems.length = 0; // the bundle it was refused
+  const name = "early " + crypto.randomUUID().slice(0, 8);
+  await page.fill('input[name="name"]', name);
+  await page.fill('input[name="message"]', "posted before hydration");
+  const [response] = await Promise.all([page.waitForNavigation(), page.click('#guestbook-form button[type="submit"]')]);
+  strictEqual(response?.request().method(), "POST");
+  await page.waitForFunction(() => Object.keys(document.querySelector("#guestbook-form")!).some((key) => key.startsWith("__reactFiber")));
+  strictEqual(await page.textContent("#guestbook-status"), `Thanks for signing, ${name}!`, "hydrated with the state the server rendered");
+  await page.fill('input[name="name"]', name);
+  await page.fill('input[name="message"]', "");
+  await page.evaluate(() => (document.querySelector('input[name="message"]') as HTMLInputElement).removeAttribute("required"));
+  await page.click('#guestbook-form button[type="submit"]');
+  await page.waitForSelector('#guestbook-status[role="alert"]');
+  strictEqual(await page.textContent("#guestbook-status"), "A message has 1 to 200 characters.");
+  strictEqual(problems.length, 0, "no hydration mismatch or error: " + problems.join("\n"));
+  await page.close();
+});
+
 test("cleanup", async () => {
   await browser?.close();
   server?.stop();
