@@ -21,6 +21,7 @@ const hostile = [
   '1:"<!-- <script> </SCRIPT> </scr" + "ipt>"\n',
   "2:\"line\u2028separator\u2029paragraph\"\n",
   '3:"\\ud800 lone surrogates \\udfff as JSON escapes, 😀 as UTF-8"\n',
+  "4:T1e,it's a \\ text row\r\n with CR, NUL\u00001 and \\' quotes\n",
 ];
 
 test("scripts never end early, whatever the rows hold", () => {
@@ -30,6 +31,7 @@ test("scripts never end early, whatever the rows hold", () => {
     ok(!/<\/script/i.test(body), "</script in " + body);
     ok(!/<!--/.test(body) && !/<script/i.test(body), "<!-- or <script in " + body);
     ok(!/[\u2028\u2029]/.test(body), "raw U+2028/U+2029 in " + body);
+    ok(!/[\r\0]/.test(body), "raw CR or NUL (the HTML parser changes them) in " + body);
   }
 });
 
