@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { measure } from "mitata";
 import { createElement as h } from "react";
-import { renderToReadableStream as renderFizz } from "react-dom/server.edge";
+import { renderFizz } from "../core/html/fizz.ts";
 import { createFromReadableStream } from "react-server-dom-webpack/client.edge";
 import { renderToHTMLStream } from "../core/html/index.ts";
 import { injectFlightPayload } from "../core/html/inline-payload.ts";

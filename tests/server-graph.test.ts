@@ -98,7 +98,7 @@ test("the page's payload is { root, formState }: with a form state, useActionSta
   const key = /name="\$ACTION_KEY" value="([^"]+)"/.exec(first)![1];
   const html = await render([5, key, "./actions.ts#default", 0]);
   ok(html.includes("<!--F!-->") && html.includes("<output>5</output>"), html);
-  ok(html.includes('\\"formState\\":[5,'), "the form state is in the inlined payload: " + html);
+  ok(html.includes('"formState":[5,'), "the form state is in the inlined payload: " + html);
 });
 
 test("adapters answer HTML (payload inlined, real client components) or Flight, and serve the browser bundle", async () => {

@@ -2,7 +2,7 @@
 // that the server graph's render built from its rows (./tree.ts), and the same
 // rows' bytes are inlined for hydration. Runs in the client graph (default
 // React), beside the server graph (see ./server-graph.ts).
-import { renderToReadableStream as renderFizz } from "react-dom/server.edge";
+import { renderFizz } from "./fizz.ts";
 import { createServerReference } from "react-server-dom-webpack/client.edge";
 import { injectFlightPayload } from "./inline-payload.ts";
 import type { HTMLParts } from "../index.ts";
