@@ -312,13 +312,21 @@ function renderHostElement(type: unknown, key: string | null, props: any, slotLo
 function walkProps(props: any, elementLoc: number, unrecorded: unknown, rowRoot: boolean): unknown {
   const request = cursor.request;
   const seen = request.seen;
-  const propsAt = seen.get(props);
-  if (propsAt !== undefined) return referenceTo(request, propsAt);
+  // Props written before are looked up only if they can be in `seen`: as a
+  // plain object (or anything else that is neither an element nor an array),
+  // or, for props of an unusual shape, as an element or array.
+  if (request.seenOther !== 0 || props.$$typeof !== undefined || Array.isArray(props)) {
+    const propsAt = seen.get(props);
+    if (propsAt !== undefined) return referenceTo(request, propsAt);
+  }
   if (unrecorded !== null) {
     const elementAt = seen.get(unrecorded as object);
     if (elementAt !== undefined) return referenceTo(request, elementAt) + ":props";
   }
   const loc = childLoc(request, elementLoc, "props");
-  if (rowRoot && unrecorded !== null && loc !== NO_LOC) seen.set(props, loc);
+  if (rowRoot && unrecorded !== null && loc !== NO_LOC) {
+    seen.set(props, loc);
+    request.seenOther++;
+  }
   return walkProperties(props, loc);
 }

@@ -49,6 +49,12 @@ export interface Request {
   hintKeys: Set<string>;
   /** Objects already written: their location index, or a fixed reference. */
   seen: Map<object, number | string>;
+  /**
+   * How many objects in `seen` are neither elements nor arrays: while there
+   * are none, an element's props (a plain object) cannot be there, and are
+   * not looked up.
+   */
+  seenOther: number;
   /** Location records, a tree of (parent, key) whose roots are row ids. */
   locParent: number[];
   locKey: (string | number)[];
@@ -100,6 +106,7 @@ export function createRequest(manifest: ClientManifest, options: RenderOptions |
     cacheController: new AbortController(),
     hintKeys: new Set(),
     seen: new Map(),
+    seenOther: 0,
     locParent: [],
     locKey: [],
     pathReferences: 0,
