@@ -55,6 +55,13 @@ export interface Request {
    * not looked up.
    */
   seenOther: number;
+  /**
+   * The types of the elements in `seen` (the last one added kept apart, the
+   * common case being a list of one type): an element of another type cannot
+   * be there, and is not looked up.
+   */
+  seenTypes: Set<unknown>;
+  lastSeenType: unknown;
   /** Location records, a tree of (parent, key) whose roots are row ids. */
   locParent: number[];
   locKey: (string | number)[];
@@ -107,6 +114,8 @@ export function createRequest(manifest: ClientManifest, options: RenderOptions |
     hintKeys: new Set(),
     seen: new Map(),
     seenOther: 0,
+    seenTypes: new Set(),
+    lastSeenType: undefined,
     locParent: [],
     locKey: [],
     pathReferences: 0,
