@@ -32,7 +32,7 @@ import {
   TEMPORARY_REFERENCE_TAG,
 } from "./react-symbols.ts";
 import { DEV } from "./internals.ts";
-import { ABORTING, outlineError } from "./request.ts";
+import { ABORTING, outlineError, type Request } from "./request.ts";
 import { renderInOwnRow, suspendTask } from "./scheduler.ts";
 import { DEFERRED, NO_LOC, childLoc, cursor, referenceTo, walk, walkArray, walkProperties, walkRoot } from "./serialize.ts";
 
@@ -65,7 +65,14 @@ export function walkElement(element: any, key: string | number, parentLoc: numbe
     if (seen !== undefined) return referenceTo(request, seen);
     if (cursor.rowSize > request.budget) return defer(element);
     slotLoc = isRoot ? parentLoc : childLoc(request, parentLoc, key);
-    if (slotLoc !== NO_LOC) request.seen.set(element, slotLoc);
+    if (slotLoc !== NO_LOC) {
+      request.seen.set(element, slotLoc);
+      const type = element.type;
+      if (type !== request.lastSeenType) {
+        request.seenTypes.add(type);
+        request.lastSeenType = type;
+      }
+    }
   } else if (isRoot) {
     // A task resumed inside a component's key path: not shared, but what it
     // renders is the row, and its contents are located from there.
@@ -309,16 +316,30 @@ function renderHostElement(type: unknown, key: string | null, props: any, slotLo
 // component's result reached again from another row. Recording every
 // component's result cost a quarter of scenario A's render time, so a sync
 // component's result rendered twice still shares only what its props hold.
+/** Whether `element` can be in `seen`: some element of its type is. */
+function mayBeSeenElement(request: Request, element: any): boolean {
+  const type = element.type;
+  return type === request.lastSeenType || request.seenTypes.has(type);
+}
+
 function walkProps(props: any, elementLoc: number, unrecorded: unknown, rowRoot: boolean): unknown {
   const request = cursor.request;
   const seen = request.seen;
-  const propsAt = seen.get(props);
-  if (propsAt !== undefined) return referenceTo(request, propsAt);
-  if (unrecorded !== null) {
+  // Props written before are looked up only if they can be in `seen`: as a
+  // plain object (or anything else that is neither an element nor an array),
+  // or, for props of an unusual shape, as an element or array.
+  if (request.seenOther !== 0 || props.$$typeof !== undefined || Array.isArray(props)) {
+    const propsAt = seen.get(props);
+    if (propsAt !== undefined) return referenceTo(request, propsAt);
+  }
+  if (unrecorded !== null && mayBeSeenElement(request, unrecorded)) {
     const elementAt = seen.get(unrecorded as object);
     if (elementAt !== undefined) return referenceTo(request, elementAt) + ":props";
   }
   const loc = childLoc(request, elementLoc, "props");
-  if (rowRoot && unrecorded !== null && loc !== NO_LOC) seen.set(props, loc);
+  if (rowRoot && unrecorded !== null && loc !== NO_LOC) {
+    seen.set(props, loc);
+    request.seenOther++;
+  }
   return walkProperties(props, loc);
 }

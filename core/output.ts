@@ -38,7 +38,9 @@ export class RowQueue {
   listener: RowListener | null = null;
 
   model(id: number, json: unknown): void {
-    this.rows.push(id.toString(16) + ":" + JSON.stringify(json) + "\n");
+    // Three parts rather than one string: JavaScriptCore would keep the
+    // concatenation as a rope, which encoding must first flatten (a copy).
+    this.rows.push(id.toString(16) + ":", JSON.stringify(json), "\n");
     this.listener?.model(id, json);
   }
 
@@ -125,19 +127,18 @@ function writeText(text: string, offset: number): number {
   return offset + encoder.encodeInto(text, scratch.subarray(offset)).written;
 }
 
+// Each part is encoded where it is: joining them first would make a rope
+// (JavaScriptCore) or cons string (V8) that encoding has to flatten.
 function writeParts(parts: RowPart[], offset: number): number {
-  let text = "";
   for (let i = 0; i < parts.length; i++) {
     const part = parts[i];
     if (typeof part === "string") {
-      text += part;
+      offset = writeText(part, offset);
     } else {
-      if (text !== "") offset = writeText(text, offset);
-      text = "";
       reserve(offset + part.byteLength);
       scratch.set(part, offset);
       offset += part.byteLength;
     }
   }
-  return text === "" ? offset : writeText(text, offset);
+  return offset;
 }

@@ -49,6 +49,19 @@ export interface Request {
   hintKeys: Set<string>;
   /** Objects already written: their location index, or a fixed reference. */
   seen: Map<object, number | string>;
+  /**
+   * How many objects in `seen` are neither elements nor arrays: while there
+   * are none, an element's props (a plain object) cannot be there, and are
+   * not looked up.
+   */
+  seenOther: number;
+  /**
+   * The types of the elements in `seen` (the last one added kept apart, the
+   * common case being a list of one type): an element of another type cannot
+   * be there, and is not looked up.
+   */
+  seenTypes: Set<unknown>;
+  lastSeenType: unknown;
   /** Location records, a tree of (parent, key) whose roots are row ids. */
   locParent: number[];
   locKey: (string | number)[];
@@ -100,6 +113,9 @@ export function createRequest(manifest: ClientManifest, options: RenderOptions |
     cacheController: new AbortController(),
     hintKeys: new Set(),
     seen: new Map(),
+    seenOther: 0,
+    seenTypes: new Set(),
+    lastSeenType: undefined,
     locParent: [],
     locKey: [],
     pathReferences: 0,

@@ -168,9 +168,14 @@ function walkObject(value: any, parent: object, key: string | number, parentLoc:
   if (typeof value.then === "function") return encodePromise(value);
 
   const loc = isRoot ? parentLoc : childLoc(request, parentLoc, key);
-  if (loc !== NO_LOC && (shared || isArray(value) || getPrototypeOf(value) === ObjectPrototype)) request.seen.set(value, loc);
-
-  if (isArray(value)) return walkArray(value, loc, !isRoot);
+  if (isArray(value)) {
+    if (loc !== NO_LOC) request.seen.set(value, loc);
+    return walkArray(value, loc, !isRoot);
+  }
+  if (loc !== NO_LOC && (shared || getPrototypeOf(value) === ObjectPrototype)) {
+    request.seen.set(value, loc);
+    request.seenOther++;
+  }
   const iteratorFn = value[Symbol.iterator];
   if (getPrototypeOf(value) === ObjectPrototype && iteratorFn === undefined && value[ASYNC_ITERATOR] === undefined) {
     return walkPlainObject(value, loc);

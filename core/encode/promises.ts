@@ -9,6 +9,7 @@ export function encodePromise(thenable: any): string {
   const task = createTask(request, thenable);
   const reference = "$@" + task.id.toString(16);
   request.seen.set(thenable, reference);
+  request.seenOther++;
   switch (thenable.status) {
     case "fulfilled":
       task.model = thenable.value;

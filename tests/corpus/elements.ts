@@ -131,6 +131,13 @@ export const elementCases: Case[] = [
     const shared = h("i", null, "shared");
     return h("div", null, shared, h("span", null, shared), [shared]);
   }),
+  el("components returning elements written before", () => {
+    const bold = h("b", null, "bold");
+    const italic = h("i", null, "italic");
+    const Bold = () => bold;
+    const Italic = () => italic;
+    return h("div", null, [bold, italic, h("u", null, "u")], h(Bold, { key: "b" }), h(Italic), [h(Bold, { key: "b2" }), h("s", null, "s")]);
+  }),
   el("shared props object across client components", () => {
     const data = { rows: [1, 2, 3] };
     return h("div", null, h(Show, { value: data }), h(Show, { value: data }));
