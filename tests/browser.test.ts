@@ -84,13 +84,29 @@ test("a failing server component: the HTML shows its Suspense fallback, the brow
   strictEqual((await fetch(server.base + "/")).status, 200, "the server keeps answering");
 });
 
+/** Errors the page logs or throws, collected as they happen. */
+function collectProblems(page: import("playwright-core").Page): string[] {
+  const problems: string[] = [];
+  page.on("console", (message) => void (message.type() === "error" && problems.push(message.text())));
+  page.on("pageerror", (error) => problems.push(error.message));
+  return problems;
+}
+
+/** Hydrated once React has attached itself to the form. */
+const guestbookHydrated = (page: import("playwright-core").Page) =>
+  page.waitForFunction(() => Object.keys(document.querySelector("#guestbook-form")!).some((key) => key.startsWith("__reactFiber")));
+
+async function fillGuestbook(page: import("playwright-core").Page, name: string, message: string): Promise<void> {
+  await page.fill('input[name="name"]', name);
+  await page.fill('input[name="message"]', message);
+}
+
 test("the guestbook without JavaScript: the form posts the page, which shows the new entry and the action's state", async () => {
   const context = await browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
   await page.goto(server.base + "/guestbook");
   const name = "no-js " + crypto.randomUUID().slice(0, 8);
-  await page.fill('input[name="name"]', name);
-  await page.fill('input[name="message"]', "signed without JavaScript");
+  await fillGuestbook(page, name, "signed without JavaScript");
   const [response] = await Promise.all([page.waitForNavigation(), page.click('#guestbook-form button[type="submit"]')]);
   strictEqual(response?.status(), 200);
   strictEqual(response?.request().method(), "POST");
@@ -103,23 +119,18 @@ test("the guestbook without JavaScript: the form posts the page, which shows the
 
 test("the guestbook with JavaScript: the entry appears without a navigation; a button shows what a server function returned", async () => {
   const page = await browser.newPage();
-  const problems: string[] = [];
-  page.on("console", (message) => void (message.type() === "error" && problems.push(message.text())));
-  page.on("pageerror", (error) => problems.push(error.message));
+  const problems = collectProblems(page);
   await page.goto(server.base + "/guestbook");
-  // Hydrated once React has attached itself to the form.
-  await page.waitForFunction(() => Object.keys(document.querySelector("#guestbook-form")!).some((key) => key.startsWith("__reactFiber")));
+  await guestbookHydrated(page);
   let navigations = 0;
   page.on("framenavigated", (frame) => void (frame === page.mainFrame() && navigations++));
   const name = "js " + crypto.randomUUID().slice(0, 8);
-  await page.fill('input[name="name"]', name);
-  await page.fill('input[name="message"]', "signed with JavaScript");
+  await fillGuestbook(page, name, "signed with JavaScript");
   await page.click('#guestbook-form button[type="submit"]');
   await page.waitForSelector(`#entries li:has-text("${name}")`);
   strictEqual(await page.textContent("#guestbook-status"), `Thanks for signing, ${name}!`);
   // Checked by the server, whatever the browser lets through.
-  await page.fill('input[name="name"]', name);
-  await page.fill('input[name="message"]', "x".repeat(201));
+  await fillGuestbook(page, name, "x".repeat(201));
   await page.click('#guestbook-form button[type="submit"]');
   await page.waitForSelector('#guestbook-status[role="alert"]');
   strictEqual(await page.textContent("#guestbook-status"), "A message has 1 to 200 characters.");
@@ -134,23 +145,19 @@ test("the guestbook with JavaScript: the entry appears without a navigation; a b
 
 test("a form posted before hydration: the page it answers hydrates with the action's state (formState) and goes on working", async () => {
   const page = await browser.newPage();
-  const problems: string[] = [];
-  page.on("console", (message) => void (message.type() === "error" && problems.push(message.text())));
-  page.on("pageerror", (error) => problems.push(error.message));
+  const problems = collectProblems(page);
   // The first page never gets its browser bundle, so the form posts as it would before hydration.
   const withoutBundle = (route: import("playwright-core").Route) => route.abort();
   await page.route("**/_contrail/*.js", withoutBundle);
   await page.goto(server.base + "/guestbook");
   await page.unroute("**/_contrail/*.js", withoutBundle);
   const name = "early " + crypto.randomUUID().slice(0, 8);
-  await page.fill('input[name="name"]', name);
-  await page.fill('input[name="message"]', "posted before hydration");
+  await fillGuestbook(page, name, "posted before hydration");
   const [response] = await Promise.all([page.waitForNavigation(), page.click('#guestbook-form button[type="submit"]')]);
   strictEqual(response?.request().method(), "POST");
-  await page.waitForFunction(() => Object.keys(document.querySelector("#guestbook-form")!).some((key) => key.startsWith("__reactFiber")));
+  await guestbookHydrated(page);
   strictEqual(await page.textContent("#guestbook-status"), `Thanks for signing, ${name}!`, "hydrated with the state the server rendered");
-  await page.fill('input[name="name"]', name);
-  await page.fill('input[name="message"]', "");
+  await fillGuestbook(page, name, "");
   await page.evaluate(() => (document.querySelector('input[name="message"]') as HTMLInputElement).removeAttribute("required"));
   await page.click('#guestbook-form button[type="submit"]');
   await page.waitForSelector('#guestbook-status[role="alert"]');
