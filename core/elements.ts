@@ -295,6 +295,9 @@ function renderHostElement(type: unknown, key: string | null, props: any, slotLo
   const json = ["$", encodeType(type), fullKey === null ? null : encodeString(fullKey), walkProps(props, elementLoc, unrecorded, slotLoc === cursor.rowLoc)];
   if (DEV) {
     json.push(ownerReference(request, ownerOf(element)), elementStackReference(request, element), element?._store?.validated ?? 0);
+  } else if (typeof type === "string" && request.queue.listener !== null) {
+    // The fused tree renders the element itself where the client would decode an equal one.
+    if (request.temporaryReferences === undefined) request.queue.listener.originals?.set(json, element);
   }
   cursor.keyPath = keyPath;
   cursor.implicitSlot = implicitSlot;

@@ -107,10 +107,92 @@ function developmentError(digest: string, info: { name?: string; message?: strin
   return error;
 }
 
+// ---- elements reused as they are
+//
+// In production, the walk hands the tree each host element it wrote, by its
+// JSON-ready value (`originals`). Where the client would decode a value equal
+// to that element, the tree renders the element itself rather than reviving
+// its rows: no copy of its props, children and nested elements. That holds
+// for a subtree of host elements (no ref) whose values are strings, numbers,
+// booleans, null, arrays and plain objects of those: each of them the walk
+// writes as the client reads it back (escaped strings, text rows, deferred
+// elements and shared values are written by reference, and read back equal).
+// Anything else (components, client references, lazies, promises, iterables,
+// Dates and other classes, toJSON, undefined, functions, symbols, bigints)
+// is revived from its rows as before. Development's elements are never
+// reused: React's development client builds their debug fields itself.
+
+const isArray = Array.isArray;
+const getPrototypeOf = Object.getPrototypeOf;
+const ObjectPrototype = Object.prototype;
+const ITERATOR = Symbol.iterator;
+const ASYNC_ITERATOR = Symbol.asyncIterator;
+/** Deeper than this (or cyclic), a subtree is revived. */
+const MAX_REUSED_DEPTH = 200;
+
+function equalOnClient(value: any, depth: number): boolean {
+  switch (typeof value) {
+    case "string":
+    case "number":
+    case "boolean":
+      return true;
+    case "object":
+      break;
+    default:
+      return false;
+  }
+  if (value === null) return true;
+  if (depth > MAX_REUSED_DEPTH) return false;
+  if (isArray(value)) {
+    if (typeof (value as any).toJSON === "function" || typeof (value as any).then === "function") return false;
+    for (let i = 0; i < value.length; i++) if (!equalOnClient(value[i], depth + 1)) return false;
+    return true;
+  }
+  const $$typeof = value.$$typeof;
+  if ($$typeof !== undefined) return $$typeof === ELEMENT && elementEqualOnClient(value, depth + 1);
+  if (
+    getPrototypeOf(value) !== ObjectPrototype ||
+    typeof value.toJSON === "function" ||
+    typeof value.then === "function" ||
+    value[ITERATOR] !== undefined ||
+    value[ASYNC_ITERATOR] !== undefined
+  ) {
+    return false;
+  }
+  return propertiesEqualOnClient(value, depth + 1);
+}
+
+function propertiesEqualOnClient(object: any, depth: number): boolean {
+  for (const key in object) if (!equalOnClient(object[key], depth)) return false;
+  return true;
+}
+
+/** Elements found not to decode equal, by the check running: each is revived, and not checked again below an ancestor. */
+let unequal: Set<unknown> = new Set();
+
+/** A host element without a ref whose props decode equal; the key is the caller's business (a component's key path). */
+function elementEqualOnClient(element: any, depth: number): boolean {
+  const props = element.props;
+  const equal =
+    typeof element.type === "string" &&
+    element.type[0] !== "$" &&
+    typeof props === "object" &&
+    props !== null &&
+    props.ref == null &&
+    getPrototypeOf(props) === ObjectPrototype &&
+    propertiesEqualOnClient(props, depth);
+  if (!equal) unequal.add(element);
+  return equal;
+}
+
 /** Builds the element tree of a render from its rows. */
 export class FlightTree implements RowListener {
   private rows = new Map<number, Row>();
   private revivedOf = new Map<object, unknown>();
+  /** Production: host elements by the JSON-ready value the walk wrote for them (filled by the walk, see elements.ts). */
+  originals = new Map<unknown[], unknown>();
+  /** Originals found not to decode equal: their rows are revived. */
+  private unequal = new Set<unknown>();
   /** Client module id → its exports in the client graph. */
   clientModules: Record<string, any> = {};
   /**
@@ -256,6 +338,15 @@ export class FlightTree implements RowListener {
    * nearest boundary handles it, not the component that got the props.
    */
   private reviveElement(raw: unknown[]): unknown {
+    const original: any = this.originals.get(raw);
+    if (original !== undefined && original.type === raw[1] && !this.unequal.has(original)) {
+      unequal = this.unequal;
+      if (elementEqualOnClient(original, 0)) {
+        // Below a keyed component, the client's element has the component's key path.
+        const key = raw[2] === original.key ? original.key : this.revive(raw[2]);
+        return key === original.key ? original : { $$typeof: ELEMENT, type: original.type, key, ref: null, props: original.props };
+      }
+    }
     const element: any = { $$typeof: ELEMENT, type: null, key: null, ref: null, props: null };
     this.revivedOf.set(raw, element);
     const outer = this.blocked;
