@@ -110,7 +110,7 @@ function developmentError(digest: string, info: { name?: string; message?: strin
 // ---- elements reused as they are
 //
 // In production, the walk hands the tree each host element it wrote, by its
-// JSON-ready value (`originals`). Where the client would decode a value equal
+// JSON-ready value (`ORIGINAL`). Where the client would decode a value equal
 // to that element, the tree renders the element itself rather than reviving
 // its rows: no copy of its props, children and nested elements. That holds
 // for a subtree of host elements (no ref) whose values are strings, numbers,
@@ -121,6 +121,14 @@ function developmentError(digest: string, info: { name?: string; message?: strin
 // Dates and other classes, toJSON, undefined, functions, symbols, bigints)
 // is revived from its rows as before. Development's elements are never
 // reused: React's development client builds their debug fields itself.
+
+/**
+ * The element a host element's JSON-ready value was written from, kept on
+ * that array (JSON.stringify writes an array's items only): a Map of them
+ * cost more than it saved on Bun (a big Map written through a render is
+ * marked again by every young collection).
+ */
+export const ORIGINAL: unique symbol = Symbol("contrail.original");
 
 const isArray = Array.isArray;
 const getPrototypeOf = Object.getPrototypeOf;
@@ -189,8 +197,8 @@ function elementEqualOnClient(element: any, depth: number): boolean {
 export class FlightTree implements RowListener {
   private rows = new Map<number, Row>();
   private revivedOf = new Map<object, unknown>();
-  /** Production: host elements by the JSON-ready value the walk wrote for them (filled by the walk, see elements.ts). */
-  originals = new Map<unknown[], unknown>();
+  /** Production: the walk gives each host element's JSON-ready value its element (see ORIGINAL). */
+  readonly reusesElements = true;
   /** Originals found not to decode equal: their rows are revived. */
   private unequal = new Set<unknown>();
   /** Client module id → its exports in the client graph. */
@@ -313,10 +321,11 @@ export class FlightTree implements RowListener {
   revive(raw: unknown): unknown {
     if (typeof raw === "string") return raw[0] === "$" ? this.reviveString(raw) : raw;
     if (typeof raw !== "object" || raw === null) return raw;
+    const isList = isArray(raw);
+    if (isList && raw[0] === "$") return this.reviveElement(raw);
     const known = this.revivedOf.get(raw);
     if (known !== undefined) return known;
-    if (Array.isArray(raw)) {
-      if (raw[0] === "$") return this.reviveElement(raw);
+    if (isList) {
       const list = new Array(raw.length);
       this.remember(raw, list);
       for (let i = 0; i < raw.length; i++) list[i] = this.revive(raw[i]);
@@ -338,7 +347,7 @@ export class FlightTree implements RowListener {
    * nearest boundary handles it, not the component that got the props.
    */
   private reviveElement(raw: unknown[]): unknown {
-    const original: any = this.originals.get(raw);
+    const original: any = (raw as any)[ORIGINAL];
     if (original !== undefined && original.type === raw[1] && !this.unequal.has(original)) {
       unequal = this.unequal;
       if (elementEqualOnClient(original, 0)) {
@@ -347,6 +356,8 @@ export class FlightTree implements RowListener {
         return key === original.key ? original : { $$typeof: ELEMENT, type: original.type, key, ref: null, props: original.props };
       }
     }
+    const known = this.revivedOf.get(raw);
+    if (known !== undefined) return known;
     const element: any = { $$typeof: ELEMENT, type: null, key: null, ref: null, props: null };
     this.revivedOf.set(raw, element);
     const outer = this.blocked;
