@@ -32,6 +32,7 @@ import {
   TEMPORARY_REFERENCE_TAG,
 } from "./react-symbols.ts";
 import { DEV } from "./internals.ts";
+import { ORIGINAL } from "./tree.ts";
 import { ABORTING, outlineError, type Request } from "./request.ts";
 import { renderInOwnRow, suspendTask } from "./scheduler.ts";
 import { DEFERRED, NO_LOC, childLoc, cursor, referenceTo, walk, walkArray, walkProperties, walkRoot } from "./serialize.ts";
@@ -302,6 +303,9 @@ function renderHostElement(type: unknown, key: string | null, props: any, slotLo
   const json = ["$", encodeType(type), fullKey === null ? null : encodeString(fullKey), walkProps(props, elementLoc, unrecorded, slotLoc === cursor.rowLoc)];
   if (DEV) {
     json.push(ownerReference(request, ownerOf(element)), elementStackReference(request, element), element?._store?.validated ?? 0);
+  } else if (typeof type === "string" && request.queue.listener !== null) {
+    // The fused tree renders the element itself where the client would decode an equal one.
+    if (request.queue.listener.reusesElements && request.temporaryReferences === undefined) (json as any)[ORIGINAL] = element;
   }
   cursor.keyPath = keyPath;
   cursor.implicitSlot = implicitSlot;

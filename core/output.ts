@@ -23,6 +23,8 @@ export interface RowListener {
   error(id: number, digest: string, info: { name?: string; message?: string } | null): void;
   streamOpen(id: number, tag: string): void;
   streamClose(id: number, returned: string | null): void;
+  /** Production: the walk keeps each host element on its JSON-ready value (see ORIGINAL in tree.ts). */
+  reusesElements?: boolean;
 }
 
 /** Completed rows, written through one method per kind of row. */

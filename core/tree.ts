@@ -107,10 +107,100 @@ function developmentError(digest: string, info: { name?: string; message?: strin
   return error;
 }
 
+// ---- elements reused as they are
+//
+// In production, the walk hands the tree each host element it wrote, by its
+// JSON-ready value (`ORIGINAL`). Where the client would decode a value equal
+// to that element, the tree renders the element itself rather than reviving
+// its rows: no copy of its props, children and nested elements. That holds
+// for a subtree of host elements (no ref) whose values are strings, numbers,
+// booleans, null, arrays and plain objects of those: each of them the walk
+// writes as the client reads it back (escaped strings, text rows, deferred
+// elements and shared values are written by reference, and read back equal).
+// Anything else (components, client references, lazies, promises, iterables,
+// Dates and other classes, toJSON, undefined, functions, symbols, bigints)
+// is revived from its rows as before. Development's elements are never
+// reused: React's development client builds their debug fields itself.
+
+/**
+ * The element a host element's JSON-ready value was written from, kept on
+ * that array (JSON.stringify writes an array's items only): a Map of them
+ * cost more than it saved on Bun (a big Map written through a render is
+ * marked again by every young collection).
+ */
+export const ORIGINAL: unique symbol = Symbol("contrail.original");
+
+const isArray = Array.isArray;
+const getPrototypeOf = Object.getPrototypeOf;
+const ObjectPrototype = Object.prototype;
+const ITERATOR = Symbol.iterator;
+const ASYNC_ITERATOR = Symbol.asyncIterator;
+/** Deeper than this (or cyclic), a subtree is revived. */
+const MAX_REUSED_DEPTH = 200;
+
+function equalOnClient(value: any, depth: number): boolean {
+  switch (typeof value) {
+    case "string":
+    case "number":
+    case "boolean":
+      return true;
+    case "object":
+      break;
+    default:
+      return false;
+  }
+  if (value === null) return true;
+  if (depth > MAX_REUSED_DEPTH) return false;
+  if (isArray(value)) {
+    if (typeof (value as any).toJSON === "function" || typeof (value as any).then === "function") return false;
+    for (let i = 0; i < value.length; i++) if (!equalOnClient(value[i], depth + 1)) return false;
+    return true;
+  }
+  const $$typeof = value.$$typeof;
+  if ($$typeof !== undefined) return $$typeof === ELEMENT && elementEqualOnClient(value, depth + 1);
+  if (
+    getPrototypeOf(value) !== ObjectPrototype ||
+    typeof value.toJSON === "function" ||
+    typeof value.then === "function" ||
+    value[ITERATOR] !== undefined ||
+    value[ASYNC_ITERATOR] !== undefined
+  ) {
+    return false;
+  }
+  return propertiesEqualOnClient(value, depth + 1);
+}
+
+function propertiesEqualOnClient(object: any, depth: number): boolean {
+  for (const key in object) if (!equalOnClient(object[key], depth)) return false;
+  return true;
+}
+
+/** Elements found not to decode equal, by the check running: each is revived, and not checked again below an ancestor. */
+let unequal: Set<unknown> = new Set();
+
+/** A host element without a ref whose props decode equal; the key is the caller's business (a component's key path). */
+function elementEqualOnClient(element: any, depth: number): boolean {
+  const props = element.props;
+  const equal =
+    typeof element.type === "string" &&
+    element.type[0] !== "$" &&
+    typeof props === "object" &&
+    props !== null &&
+    props.ref == null &&
+    getPrototypeOf(props) === ObjectPrototype &&
+    propertiesEqualOnClient(props, depth);
+  if (!equal) unequal.add(element);
+  return equal;
+}
+
 /** Builds the element tree of a render from its rows. */
 export class FlightTree implements RowListener {
   private rows = new Map<number, Row>();
   private revivedOf = new Map<object, unknown>();
+  /** Production: the walk gives each host element's JSON-ready value its element (see ORIGINAL). */
+  readonly reusesElements = true;
+  /** Originals found not to decode equal: their rows are revived. */
+  private unequal = new Set<unknown>();
   /** Client module id → its exports in the client graph. */
   clientModules: Record<string, any> = {};
   /**
@@ -231,10 +321,11 @@ export class FlightTree implements RowListener {
   revive(raw: unknown): unknown {
     if (typeof raw === "string") return raw[0] === "$" ? this.reviveString(raw) : raw;
     if (typeof raw !== "object" || raw === null) return raw;
+    const isList = isArray(raw);
+    if (isList && raw[0] === "$") return this.reviveElement(raw);
     const known = this.revivedOf.get(raw);
     if (known !== undefined) return known;
-    if (Array.isArray(raw)) {
-      if (raw[0] === "$") return this.reviveElement(raw);
+    if (isList) {
       const list = new Array(raw.length);
       this.remember(raw, list);
       for (let i = 0; i < raw.length; i++) list[i] = this.revive(raw[i]);
@@ -256,6 +347,17 @@ export class FlightTree implements RowListener {
    * nearest boundary handles it, not the component that got the props.
    */
   private reviveElement(raw: unknown[]): unknown {
+    const original: any = (raw as any)[ORIGINAL];
+    if (original !== undefined && original.type === raw[1] && !this.unequal.has(original)) {
+      unequal = this.unequal;
+      if (elementEqualOnClient(original, 0)) {
+        // Below a keyed component, the client's element has the component's key path.
+        const key = raw[2] === original.key ? original.key : this.revive(raw[2]);
+        return key === original.key ? original : { $$typeof: ELEMENT, type: original.type, key, ref: null, props: original.props };
+      }
+    }
+    const known = this.revivedOf.get(raw);
+    if (known !== undefined) return known;
     const element: any = { $$typeof: ELEMENT, type: null, key: null, ref: null, props: null };
     this.revivedOf.set(raw, element);
     const outer = this.blocked;

@@ -103,6 +103,18 @@ function LazyPending() {
   return h(Lazy, { name: "lazy" });
 }
 
+/** An iterable whose items can be read only once (a second reader finds none). */
+function once(items: React.ReactNode[]): Iterable<React.ReactNode> {
+  let used = false;
+  return {
+    [Symbol.iterator]() {
+      const iterator = (used ? [] : items)[Symbol.iterator]();
+      used = true;
+      return iterator;
+    },
+  };
+}
+
 export const elementCases: Case[] = [
   el("host tree", () => h("div", { id: "root", className: "a b", style: { color: "red" }, "data-x": 1 }, h("span", null, "text"), " tail", 7)),
   el("server component", () => h(Greeting, { name: "world" })),
@@ -150,4 +162,18 @@ export const elementCases: Case[] = [
   el("resource hints", () => h(Hinting)),
   el("element keys with special characters", () => h("ul", null, ["$a", "a,b", "a:b", "🙂"].map((key) => h("li", { key }, key)))),
   el("attribute values of every kind", () => h("input", { value: "v", checked: true, tabIndex: 0, hidden: false, title: undefined, "aria-label": null, readOnly: true })),
+  // The fused tree renders host elements as they are where the client decodes
+  // an equal value (see core/tree.ts): these must be decoded from their rows.
+  el("host element: escaped and long strings", () => h("p", { title: "$1", "data-x": "$" + "y".repeat(1100) }, "$$", "@x", "$" + "z".repeat(1500))),
+  el("host element: toJSON in props", () => h("div", { title: { toJSON: () => "from toJSON" } }, h("span", { "data-v": { toJSON: () => 7 } }))),
+  el("host element: a one-shot iterable child", () => h("ul", null, h("li", null, "first"), once([h("li", { key: "o" }, "iterated")]))),
+  el("host element: a Set child", () => h("ul", null, new Set([h("li", { key: "s" }, "from a set")]))),
+  el("host element: a promise child", () => h("div", null, h("b", null, "before"), Promise.resolve(h("i", null, "resolved")))),
+  el("host element: Date and bigint values", () => h("time", { "data-d": new Date(0), "data-n": 10n }, "at zero")),
+  el("host element: a component deep inside", () => h("table", null, h("tbody", null, [1, 2, 3].map((n) => h("tr", { key: n }, h("td", null, n === 3 ? h(Greeting, { name: "deep" }) : "cell " + n)))))),
+  el("host element: shared props and style objects", () => {
+    const style = { color: "red", fontSize: 12 };
+    const props = { className: "shared", style, children: "same props" };
+    return h("div", null, h(Show, { value: style }), React.createElement("p", props), h("span", { style }, "styled"), h("p", props));
+  }),
 ];
