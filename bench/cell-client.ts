@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { measure } from "mitata";
 import { createElement as h } from "react";
-import { renderToReadableStream as renderHTML } from "react-dom/server.edge";
+import { renderFizz as renderHTML } from "../core/html/fizz.ts";
 import { createFromReadableStream } from "react-server-dom-webpack/client.edge";
 import { splitRows } from "../tests/support/rows.ts";
 import { scenarioClientModules } from "./client-components.ts";
