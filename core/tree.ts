@@ -138,7 +138,7 @@ const ASYNC_ITERATOR = Symbol.asyncIterator;
 /** Deeper than this (or cyclic), a subtree is revived. */
 const MAX_REUSED_DEPTH = 200;
 
-function equalOnClient(value: any, depth: number): boolean {
+function equalOnClient(value: any, depth: number, unequal: Set<unknown>): boolean {
   switch (typeof value) {
     case "string":
     case "number":
@@ -153,11 +153,11 @@ function equalOnClient(value: any, depth: number): boolean {
   if (depth > MAX_REUSED_DEPTH) return false;
   if (isArray(value)) {
     if (typeof (value as any).toJSON === "function" || typeof (value as any).then === "function") return false;
-    for (let i = 0; i < value.length; i++) if (!equalOnClient(value[i], depth + 1)) return false;
+    for (let i = 0; i < value.length; i++) if (!equalOnClient(value[i], depth + 1, unequal)) return false;
     return true;
   }
   const $$typeof = value.$$typeof;
-  if ($$typeof !== undefined) return $$typeof === ELEMENT && elementEqualOnClient(value, depth + 1);
+  if ($$typeof !== undefined) return $$typeof === ELEMENT && elementEqualOnClient(value, depth + 1, unequal);
   if (
     getPrototypeOf(value) !== ObjectPrototype ||
     typeof value.toJSON === "function" ||
@@ -167,19 +167,20 @@ function equalOnClient(value: any, depth: number): boolean {
   ) {
     return false;
   }
-  return propertiesEqualOnClient(value, depth + 1);
+  return propertiesEqualOnClient(value, depth + 1, unequal);
 }
 
-function propertiesEqualOnClient(object: any, depth: number): boolean {
-  for (const key in object) if (!equalOnClient(object[key], depth)) return false;
+function propertiesEqualOnClient(object: any, depth: number, unequal: Set<unknown>): boolean {
+  for (const key in object) if (!equalOnClient(object[key], depth, unequal)) return false;
   return true;
 }
 
-/** Elements found not to decode equal, by the check running: each is revived, and not checked again below an ancestor. */
-let unequal: Set<unknown> = new Set();
-
-/** A host element without a ref whose props decode equal; the key is the caller's business (a component's key path). */
-function elementEqualOnClient(element: any, depth: number): boolean {
+/**
+ * A host element without a ref whose props decode equal; the key is the
+ * caller's business (a component's key path). One found unequal joins
+ * `unequal`, so it is revived and not checked again.
+ */
+function elementEqualOnClient(element: any, depth: number, unequal: Set<unknown>): boolean {
   const props = element.props;
   const equal =
     typeof element.type === "string" &&
@@ -188,7 +189,7 @@ function elementEqualOnClient(element: any, depth: number): boolean {
     props !== null &&
     props.ref == null &&
     getPrototypeOf(props) === ObjectPrototype &&
-    propertiesEqualOnClient(props, depth);
+    propertiesEqualOnClient(props, depth, unequal);
   if (!equal) unequal.add(element);
   return equal;
 }
@@ -349,8 +350,7 @@ export class FlightTree implements RowListener {
   private reviveElement(raw: unknown[]): unknown {
     const original: any = (raw as any)[ORIGINAL];
     if (original !== undefined && original.type === raw[1] && !this.unequal.has(original)) {
-      unequal = this.unequal;
-      if (elementEqualOnClient(original, 0)) {
+      if (elementEqualOnClient(original, 0, this.unequal)) {
         // Below a keyed component, the client's element has the component's key path.
         const key = raw[2] === original.key ? original.key : this.revive(raw[2]);
         return key === original.key ? original : { $$typeof: ELEMENT, type: original.type, key, ref: null, props: original.props };
