@@ -8,6 +8,7 @@ import { createRequire } from "node:module";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { measure } from "mitata";
+import { drainSampling, peakHeapMB } from "./heap.ts";
 import { splitRows } from "../tests/support/rows.ts";
 import { PATCHED_SERVER } from "./patched.ts";
 import { clientManifest, scenarios } from "./scenarios.ts";
@@ -33,6 +34,8 @@ for (const scenario of scenarios) {
   const payload = await drain(scenario.model());
   writeFileSync(join(payloadDir, `${stage}-${impl}-${scenario.id}.bin`), payload);
   const stats = await measure(async () => drain(scenario.model()), { min_cpu_time: 400e6, min_samples: 8 } as any);
-  results.push({ scenario: scenario.id, stage, impl, ms: stats.p50 / 1e6, bytes: payload.length, rows: splitRows(payload).length });
+  // Peak heap is taken of production renders, the ones a server runs many of.
+  const peak = stage === "flight" ? await peakHeapMB((sample) => drainSampling(render(scenario.model(), clientManifest, { onError() {} }), sample)) : undefined;
+  results.push({ scenario: scenario.id, stage, impl, ms: stats.p50 / 1e6, bytes: payload.length, rows: splitRows(payload).length, peakHeapMB: peak });
 }
 console.log(JSON.stringify(results));

@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { measure } from "mitata";
+import { drainSampling, peakHeapMB } from "./heap.ts";
 import { createElement as h } from "react";
 import { renderFizz } from "../core/html/fizz.ts";
 import { createFromReadableStream } from "react-server-dom-webpack/client.edge";
@@ -26,15 +27,13 @@ const entry = await import(graph.url);
 const manifest = { serverConsumerManifest: { moduleMap: null, serverModuleMap: null, moduleLoading: null } };
 const drain = async (stream: ReadableStream<Uint8Array>) => (await new Response(stream).arrayBuffer()).byteLength;
 
-async function stockPipeline(id: string): Promise<number> {
+async function stockPipelineStream(id: string): Promise<ReadableStream<Uint8Array>> {
   const [forHTML, forPayload] = (entry.renderStock(id) as ReadableStream<Uint8Array>).tee();
   const html = await renderFizz((await createFromReadableStream(forHTML, manifest)) as any, { onError() {} });
-  return drain(injectFlightPayload(html, forPayload));
+  return injectFlightPayload(html, forPayload);
 }
 
-async function fused(id: string): Promise<number> {
-  return drain(await renderToHTMLStream(entry.renderFused(id), { clientModules: scenarioClientModules, onError() {} }));
-}
+const fusedStream = (id: string) => renderToHTMLStream(entry.renderFused(id), { clientModules: scenarioClientModules, onError() {} });
 
 const plainTrees: Record<string, () => unknown> = {
   A: () => h(Page, { sections: 20 }),
@@ -42,23 +41,22 @@ const plainTrees: Record<string, () => unknown> = {
   C: () => h(ServerTable, { rows: products(1000) }),
 };
 
-async function plain(id: string): Promise<number> {
+async function plainStream(id: string): Promise<ReadableStream<Uint8Array>> {
   const stream = await renderFizz(plainTrees[id]() as any);
   await stream.allReady;
-  return drain(stream);
+  return stream;
 }
 
 const options = { min_cpu_time: 400e6, min_samples: 8 } as any;
 const results = [];
 for (const id of process.argv[2].split(",")) {
-  for (const [impl, run] of [["stock", stockPipeline], ["contrail", fused]] as const) {
-    const bytes = await run(id);
-    const stats = await measure(() => run(id), options);
-    results.push({ scenario: id, stage: "html response", impl, ms: stats.p50 / 1e6, bytes });
-  }
-  if (plainTrees[id]) {
-    const stats = await measure(() => plain(id), options);
-    results.push({ scenario: id, stage: "html response", impl: "plain", ms: stats.p50 / 1e6 });
+  const impls = [["stock", stockPipelineStream], ["contrail", fusedStream]] as [string, (id: string) => Promise<ReadableStream<Uint8Array>>][];
+  if (plainTrees[id]) impls.push(["plain", plainStream]);
+  for (const [impl, open] of impls) {
+    const bytes = await drain(await open(id));
+    const stats = await measure(async () => drain(await open(id)), options);
+    const peak = await peakHeapMB(async (sample) => drainSampling(await open(id), sample));
+    results.push({ scenario: id, stage: "html response", impl, ms: stats.p50 / 1e6, bytes, peakHeapMB: peak });
   }
 }
 rmSync(outdir, { recursive: true, force: true });

@@ -23,9 +23,10 @@ const IMPLS = ["stock", "patched", "contrail"];
 const STAGES = ["flight", "flight-dev", "decode", "decode+html", "pipeline"];
 const bin = (name: string) => join(root, "node_modules", ".bin", name);
 const RUNTIMES: Record<string, (conditions: string[]) => string[]> = {
-  node: (conditions) => [bin("node"), ...conditions],
+  // A collector for the peak heap cells (bench/heap.ts); Bun has Bun.gc.
+  node: (conditions) => [bin("node"), "--expose-gc", ...conditions],
   bun: (conditions) => [bin("bun"), ...conditions],
-  deno: (conditions) => [bin("deno"), "run", "-A", ...conditions],
+  deno: (conditions) => [bin("deno"), "run", "-A", "--v8-flags=--expose-gc", ...conditions],
 };
 
 export interface Measurement {
@@ -36,6 +37,7 @@ export interface Measurement {
   ms: number;
   bytes?: number;
   rows?: number;
+  peakHeapMB?: number;
 }
 
 /** One process measuring cells; `mode` is React's build (development: NODE_ENV unset, as users develop). */
@@ -97,6 +99,7 @@ interface Cell {
   max: number;
   bytes?: number;
   rows?: number;
+  peakHeapMB?: number;
 }
 const groups = new Map<string, Measurement[]>();
 for (const m of measurements) {
@@ -105,7 +108,8 @@ for (const m of measurements) {
 }
 const cells: Cell[] = [...groups.values()].map((group) => {
   const times = group.map((m) => m.ms);
-  return { ...group[0], ms: median(times), min: Math.min(...times), max: Math.max(...times) };
+  const peaks = group.flatMap((m) => (m.peakHeapMB === undefined ? [] : [m.peakHeapMB]));
+  return { ...group[0], ms: median(times), min: Math.min(...times), max: Math.max(...times), peakHeapMB: peaks.length ? median(peaks) : undefined };
 });
 // The whole RSC-to-HTML pipeline a server pays (Flight, then decode and HTML),
 // derived from the two stages measured apart (their module graphs differ).
@@ -180,6 +184,28 @@ for (const runtime of Object.keys(RUNTIMES)) {
     if (!stockHTML || !ours) continue;
     lines.push(
       `| ${runtime} | ${scenario} | ${fmt(stockHTML.ms)} | ${fmt(ours.ms)} | ${plain ? fmt(plain.ms) : "–"} | ${(stockHTML.ms / ours.ms).toFixed(2)}x | ${plain ? (ours.ms / plain.ms).toFixed(2) + "x" : "–"} |`,
+    );
+  }
+}
+lines.push(``);
+
+lines.push(`## Peak heap per render (production)`, ``);
+lines.push(
+  `MB in use at the render's peak above the heap after a full collection just before it (bench/heap.ts): median of 7 renders per process, median across processes. ` +
+    `On Bun, JavaScriptCore updates its heap size in blocks of several MB, so small figures read low.`,
+  ``,
+  `| runtime | scenario | Flight stock | Flight contrail | HTML stock pipeline | HTML contrail | HTML plain |`,
+  `|---|---|---:|---:|---:|---:|---:|`,
+);
+for (const runtime of Object.keys(RUNTIMES)) {
+  for (const scenario of SCENARIOS) {
+    const peak = (stage: string, impl: string) => {
+      const c = cell(runtime, scenario, stage, impl);
+      return c?.peakHeapMB === undefined ? "–" : c.peakHeapMB.toFixed(1);
+    };
+    if (!cell(runtime, scenario, "html response", "contrail")) continue;
+    lines.push(
+      `| ${runtime} | ${scenario} | ${peak("flight", "stock")} | ${peak("flight", "contrail")} | ${peak("html response", "stock")} | ${peak("html response", "contrail")} | ${peak("html response", "plain")} |`,
     );
   }
 }
