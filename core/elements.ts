@@ -33,9 +33,21 @@ import {
 } from "./react-symbols.ts";
 import { DEV } from "./internals.ts";
 import { ORIGINAL } from "./tree.ts";
-import { ABORTING, outlineError, type Request } from "./request.ts";
+import { ABORTING, outlineError } from "./request.ts";
 import { renderInOwnRow, suspendTask } from "./scheduler.ts";
-import { DEFERRED, NO_LOC, childLoc, cursor, referenceTo, walk, walkArray, walkProperties, walkRoot } from "./serialize.ts";
+import {
+  DEFERRED,
+  NO_LOC,
+  childLoc,
+  cursor,
+  elementLocation,
+  recordElement,
+  referenceTo,
+  walk,
+  walkArray,
+  walkProperties,
+  walkRoot,
+} from "./serialize.ts";
 
 /** Size credited to a row per element, beyond its strings: brackets, "$", type and key. */
 const ELEMENT_OVERHEAD = 14;
@@ -62,18 +74,11 @@ export function walkElement(element: any, key: string | number, parentLoc: numbe
   let slotLoc = NO_LOC;
   if (cursor.keyPath === null && !cursor.implicitSlot) {
     const request = cursor.request;
-    const seen = request.seen.get(element);
+    const seen = elementLocation(request, element);
     if (seen !== undefined) return referenceTo(request, seen);
     if (cursor.rowSize > request.budget) return defer(element);
     slotLoc = isRoot ? parentLoc : childLoc(request, parentLoc, key);
-    if (slotLoc !== NO_LOC) {
-      request.seen.set(element, slotLoc);
-      const type = element.type;
-      if (type !== request.lastSeenType) {
-        request.seenTypes.add(type);
-        request.lastSeenType = type;
-      }
-    }
+    if (slotLoc !== NO_LOC) recordElement(request, element, slotLoc);
   } else if (isRoot) {
     // A task resumed inside a component's key path: not shared, but what it
     // renders is the row, and its contents are located from there.
@@ -320,12 +325,6 @@ function renderHostElement(type: unknown, key: string | null, props: any, slotLo
 // component's result reached again from another row. Recording every
 // component's result cost a quarter of scenario A's render time, so a sync
 // component's result rendered twice still shares only what its props hold.
-/** Whether `element` can be in `seen`: some element of its type is. */
-function mayBeSeenElement(request: Request, element: any): boolean {
-  const type = element.type;
-  return type === request.lastSeenType || request.seenTypes.has(type);
-}
-
 function walkProps(props: any, elementLoc: number, unrecorded: unknown, rowRoot: boolean): unknown {
   const request = cursor.request;
   const seen = request.seen;
@@ -336,8 +335,8 @@ function walkProps(props: any, elementLoc: number, unrecorded: unknown, rowRoot:
     const propsAt = seen.get(props);
     if (propsAt !== undefined) return referenceTo(request, propsAt);
   }
-  if (unrecorded !== null && mayBeSeenElement(request, unrecorded)) {
-    const elementAt = seen.get(unrecorded as object);
+  if (unrecorded !== null) {
+    const elementAt = elementLocation(request, unrecorded);
     if (elementAt !== undefined) return referenceTo(request, elementAt) + ":props";
   }
   const loc = childLoc(request, elementLoc, "props");

@@ -47,24 +47,21 @@ export interface Request {
   cache: Map<Function, unknown>;
   cacheController: AbortController;
   hintKeys: Set<string>;
-  /** Objects already written: their location index, or a fixed reference. */
+  /** Objects already written, but elements: their location index, or a fixed reference. */
   seen: Map<object, number | string>;
+  /** Elements already written that carry no location mark (see recordElement in serialize.ts). */
+  unmarkedElements: Map<object, number>;
   /**
    * How many objects in `seen` are neither elements nor arrays: while there
    * are none, an element's props (a plain object) cannot be there, and are
    * not looked up.
    */
   seenOther: number;
-  /**
-   * The types of the elements in `seen` (the last one added kept apart, the
-   * common case being a list of one type): an element of another type cannot
-   * be there, and is not looked up.
-   */
-  seenTypes: Set<unknown>;
-  lastSeenType: unknown;
   /** Location records, a tree of (parent, key) whose roots are row ids. */
   locParent: number[];
   locKey: (string | number)[];
+  /** The element written at each location that carries an element's mark (see recordElement). */
+  locElement: unknown[];
   /** Path references written so far: an array they point into must not move. */
   pathReferences: number;
   clientReferenceIds: Map<string, number>;
@@ -113,11 +110,11 @@ export function createRequest(manifest: ClientManifest, options: RenderOptions |
     cacheController: new AbortController(),
     hintKeys: new Set(),
     seen: new Map(),
+    unmarkedElements: new Map(),
     seenOther: 0,
-    seenTypes: new Set(),
-    lastSeenType: undefined,
     locParent: [],
     locKey: [],
+    locElement: [],
     pathReferences: 0,
     clientReferenceIds: new Map(),
     serverReferenceIds: new Map(),

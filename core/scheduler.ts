@@ -30,7 +30,18 @@ import {
   type Request,
   type Task,
 } from "./request.ts";
-import { NO_LOC, cursor, referenceTo, resumeArray, rootLoc, walk, walkRoot, type Hole } from "./serialize.ts";
+import {
+  NO_LOC,
+  cursor,
+  elementLocation,
+  forgetElement,
+  referenceTo,
+  resumeArray,
+  rootLoc,
+  walk,
+  walkRoot,
+  type Hole,
+} from "./serialize.ts";
 import type { Sink } from "./types.ts";
 
 const scheduleMacrotask: (callback: () => void) => void =
@@ -157,9 +168,9 @@ function retryTask(request: Request, task: Task): void {
   const model = task.model;
   if (typeof model === "object" && model !== null) {
     const $$typeof = (model as any).$$typeof;
-    if ($$typeof === REACT_ELEMENT_TYPE || $$typeof === REACT_LAZY_TYPE) {
-      request.seen.delete(model);
-    } else {
+    if ($$typeof === REACT_ELEMENT_TYPE) {
+      forgetElement(request, model);
+    } else if ($$typeof !== REACT_LAZY_TYPE) {
       // A promise resolved to an object already written elsewhere: point there.
       const seen = request.seen.get(model);
       if (seen !== undefined) {
@@ -252,7 +263,9 @@ function packHoles(request: Request, holes: Hole[]): unknown[] {
     cursor.rowSize = 0;
     while (next < holes.length && cursor.rowSize < budget) {
       const hole = holes[next++];
-      const seen = hole.resumeAt === undefined ? request.seen.get(hole.value as object) : undefined;
+      // A deferred element may have been written in full since; a lazy is never recorded.
+      const deferred: any = hole.value;
+      const seen = hole.resumeAt === undefined && deferred.$$typeof === REACT_ELEMENT_TYPE ? elementLocation(request, deferred) : undefined;
       if (seen !== undefined) {
         hole.container[hole.slot] = referenceTo(request, seen);
         continue;
@@ -375,7 +388,8 @@ function flush(request: Request): void {
 // Drops what only the render needed, so a held stream keeps no model alive.
 function releaseRequest(request: Request): void {
   request.seen.clear();
-  request.locParent.length = request.locKey.length = 0;
+  request.unmarkedElements.clear();
+  request.locParent.length = request.locKey.length = request.locElement.length = 0;
   request.cache.clear();
   request.sink = null;
 }

@@ -89,6 +89,42 @@ export function childLoc(request: Request, parentLoc: number, key: string | numb
   return request.locKey.push(key) - 1;
 }
 
+// Elements are the objects a render records most (each one outside a key
+// path), and a Map entry per element cost Bun about a seventh of a large
+// page's render. In production an element carries its location under a
+// symbol key instead, and `locElement` confirms the mark is this render's:
+// an element that concurrent renders share, or an earlier render marked, is
+// never misread, at worst written again in full. Development freezes
+// elements, as may a user: those go in a Map.
+const LOCATION = Symbol("contrail.location");
+
+export function recordElement(request: Request, element: any, loc: number): void {
+  if (!DEV) {
+    try {
+      element[LOCATION] = loc;
+      request.locElement[loc] = element;
+      return;
+    } catch {
+      // Frozen: recorded in the Map below.
+    }
+  }
+  request.unmarkedElements.set(element, loc);
+}
+
+/** Where `element` was written in this render, if it was. */
+export function elementLocation(request: Request, element: any): number | undefined {
+  const mark = element[LOCATION];
+  if (mark !== undefined) return request.locElement[mark] === element ? mark : undefined;
+  return request.unmarkedElements.size === 0 ? undefined : request.unmarkedElements.get(element);
+}
+
+/** A suspended element's task renders it at its own row: it is no longer found where it was deferred from. */
+export function forgetElement(request: Request, element: any): void {
+  const mark = element[LOCATION];
+  if (mark !== undefined && request.locElement[mark] === element) request.locElement[mark] = undefined;
+  else request.unmarkedElements.delete(element);
+}
+
 /** "$<row>:<key>:<key>...": how the client finds an object written before. */
 export function referenceTo(request: Request, location: number | string): string {
   if (typeof location === "string") return location;

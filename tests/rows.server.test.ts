@@ -70,4 +70,37 @@ test("rows completed in the same tick reach the stream as one chunk", async () =
   ok(chunks.length === 1, `${chunks.length} chunks for a synchronous page`);
 });
 
+// Elements carry their location as a mark (core/serialize.ts). Two renders
+// that share an element overwrite each other's mark; neither may follow the
+// other's: every path reference must land on the element it stands for.
+test("an element shared by concurrent renders is referred to only where each wrote it", async () => {
+  const shared = h("em", null, "shared");
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  const Later = async () => (await gate, h("section", null, shared, shared));
+  const renders = [
+    render(h("div", null, shared, h(Later))),
+    render(h("main", null, h("header", null, "first"), h("article", null, h("p", null, "deeper"), shared), h(Later))),
+  ];
+  await Promise.resolve();
+  open();
+  for (const bytes of await Promise.all(renders)) {
+    const rows = new Map(splitRows(bytes).map((row) => [row.id, JSON.parse(new TextDecoder().decode(row.body))]));
+    // "$<row>:<key>...", where an element's "props" is the fourth item of its JSON form.
+    const resolve = (path: string) =>
+      path.split(":").slice(1).reduce((value: any, key) => (key === "props" && value[0] === "$" ? value[3] : value[key]), rows.get(parseInt(path.slice(1), 16)));
+    let references = 0;
+    const visit = (value: unknown): void => {
+      if (typeof value === "string" && /^\$[0-9a-f]+:/.test(value)) {
+        references++;
+        ok(JSON.stringify(resolve(value)) === '["$","em",null,{"children":"shared"}]', `${value} does not point at the shared element`);
+      } else if (typeof value === "object" && value !== null) {
+        Object.values(value).forEach(visit);
+      }
+    };
+    rows.forEach(visit);
+    ok(references > 0, "the shared element is written once per render and referred to after");
+  }
+});
+
 await run("row batching");

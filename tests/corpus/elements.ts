@@ -115,6 +115,11 @@ function once(items: React.ReactNode[]): Iterable<React.ReactNode> {
   };
 }
 
+// One element object for every render of the process: each render finds the
+// location mark an earlier one left on it (core/serialize.ts, recordElement).
+const KEPT_ACROSS_RENDERS = h("em", null, "kept across renders");
+const KeptAfterAwait = async () => (await Promise.resolve(), h("p", null, KEPT_ACROSS_RENDERS));
+
 export const elementCases: Case[] = [
   el("host tree", () => h("div", { id: "root", className: "a b", style: { color: "red" }, "data-x": 1 }, h("span", null, "text"), " tail", 7)),
   el("server component", () => h(Greeting, { name: "world" })),
@@ -142,6 +147,12 @@ export const elementCases: Case[] = [
   el("same element twice", () => {
     const shared = h("i", null, "shared");
     return h("div", null, shared, h("span", null, shared), [shared]);
+  }),
+  el("an element kept across renders, twice in one", () => h("div", null, KEPT_ACROSS_RENDERS, h("span", null, KEPT_ACROSS_RENDERS))),
+  el("an element kept across renders, again after an await", () => h("div", null, KEPT_ACROSS_RENDERS, h(KeptAfterAwait))),
+  el("a frozen element, twice", () => {
+    const frozen = Object.freeze(h("i", null, "frozen"));
+    return h("div", null, frozen, h("span", null, frozen));
   }),
   el("components returning elements written before", () => {
     const bold = h("b", null, "bold");
