@@ -325,6 +325,14 @@ function renderHostElement(type: unknown, key: string | null, props: any, slotLo
 // component's result reached again from another row. Recording every
 // component's result cost a quarter of scenario A's render time, so a sync
 // component's result rendered twice still shares only what its props hold.
+function holdsObject(props: any): boolean {
+  for (const key in props) {
+    const value = props[key];
+    if (typeof value === "object" && value !== null) return true;
+  }
+  return false;
+}
+
 function walkProps(props: any, elementLoc: number, unrecorded: unknown, rowRoot: boolean): unknown {
   const request = cursor.request;
   const seen = request.seen;
@@ -339,8 +347,10 @@ function walkProps(props: any, elementLoc: number, unrecorded: unknown, rowRoot:
     const elementAt = elementLocation(request, unrecorded);
     if (elementAt !== undefined) return referenceTo(request, elementAt) + ":props";
   }
-  const loc = childLoc(request, elementLoc, "props");
-  if (rowRoot && unrecorded !== null && loc !== NO_LOC) {
+  const recordProps = rowRoot && unrecorded !== null;
+  // Props that hold no object need no location: nothing can point into them.
+  const loc = recordProps || holdsObject(props) ? childLoc(request, elementLoc, "props") : NO_LOC;
+  if (recordProps && loc !== NO_LOC) {
     seen.set(props, loc);
     request.seenOther++;
   }
