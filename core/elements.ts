@@ -317,14 +317,6 @@ function renderHostElement(type: unknown, key: string | null, props: any, slotLo
   return wrap ? [json] : json;
 }
 
-// An element rendered again where elements are not looked up (a component's
-// result) refers to the props it wrote first, as in React, rather than
-// sharing only what they hold. Where elements are looked up, walkElement
-// records the element, and its props sit under it. Elsewhere (`unrecorded`
-// is then the element) only a row's root records its props: an async
-// component's result reached again from another row. Recording every
-// component's result cost a quarter of scenario A's render time, so a sync
-// component's result rendered twice still shares only what its props hold.
 function holdsObject(props: any): boolean {
   for (const key in props) {
     const value = props[key];
@@ -333,6 +325,14 @@ function holdsObject(props: any): boolean {
   return false;
 }
 
+// An element rendered again where elements are not looked up (a component's
+// result) refers to the props it wrote first, as in React, rather than
+// sharing only what they hold. Where elements are looked up, walkElement
+// records the element, and its props sit under it. Elsewhere (`unrecorded`
+// is then the element) only a row's root records its props: an async
+// component's result reached again from another row. Recording every
+// component's result cost a quarter of scenario A's render time, so a sync
+// component's result rendered twice still shares only what its props hold.
 function walkProps(props: any, elementLoc: number, unrecorded: unknown, rowRoot: boolean): unknown {
   const request = cursor.request;
   const seen = request.seen;
