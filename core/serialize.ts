@@ -114,7 +114,8 @@ export function recordElement(request: Request, element: any, loc: number): void
 /** Where `element` was written in this render, if it was. */
 export function elementLocation(request: Request, element: any): number | undefined {
   const mark = element[LOCATION];
-  if (mark !== undefined) return request.locElement[mark] === element ? mark : undefined;
+  if (mark !== undefined && request.locElement[mark] === element) return mark;
+  // Frozen, or marked by another render (and frozen since: then only the Map has it).
   return request.unmarkedElements.size === 0 ? undefined : request.unmarkedElements.get(element);
 }
 

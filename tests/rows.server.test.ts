@@ -70,9 +70,28 @@ test("rows completed in the same tick reach the stream as one chunk", async () =
   ok(chunks.length === 1, `${chunks.length} chunks for a synchronous page`);
 });
 
-// Elements carry their location as a mark (core/serialize.ts). Two renders
-// that share an element overwrite each other's mark; neither may follow the
-// other's: every path reference must land on the element it stands for.
+// Elements carry their location as a mark (core/serialize.ts). Every path
+// reference ("$<row>:<key>...") in `bytes` must land on `element`'s JSON
+// form; returns how many there are.
+function referencesTo(bytes: Uint8Array, element: string): number {
+  const rows = new Map(splitRows(bytes).map((row) => [row.id, JSON.parse(new TextDecoder().decode(row.body))]));
+  // An element's "props" is the fourth item of its JSON form.
+  const resolve = (path: string) =>
+    path.split(":").slice(1).reduce((value: any, key) => (key === "props" && value[0] === "$" ? value[3] : value[key]), rows.get(parseInt(path.slice(1), 16)));
+  let references = 0;
+  const visit = (value: unknown): void => {
+    if (typeof value === "string" && /^\$[0-9a-f]+:/.test(value)) {
+      references++;
+      ok(JSON.stringify(resolve(value)) === element, `${value} does not point at ${element}`);
+    } else if (typeof value === "object" && value !== null) {
+      Object.values(value).forEach(visit);
+    }
+  };
+  rows.forEach(visit);
+  return references;
+}
+
+// Two renders that share an element overwrite each other's mark; neither may follow the other's.
 test("an element shared by concurrent renders is referred to only where each wrote it", async () => {
   const shared = h("em", null, "shared");
   let open!: () => void;
@@ -85,22 +104,16 @@ test("an element shared by concurrent renders is referred to only where each wro
   await Promise.resolve();
   open();
   for (const bytes of await Promise.all(renders)) {
-    const rows = new Map(splitRows(bytes).map((row) => [row.id, JSON.parse(new TextDecoder().decode(row.body))]));
-    // "$<row>:<key>...", where an element's "props" is the fourth item of its JSON form.
-    const resolve = (path: string) =>
-      path.split(":").slice(1).reduce((value: any, key) => (key === "props" && value[0] === "$" ? value[3] : value[key]), rows.get(parseInt(path.slice(1), 16)));
-    let references = 0;
-    const visit = (value: unknown): void => {
-      if (typeof value === "string" && /^\$[0-9a-f]+:/.test(value)) {
-        references++;
-        ok(JSON.stringify(resolve(value)) === '["$","em",null,{"children":"shared"}]', `${value} does not point at the shared element`);
-      } else if (typeof value === "object" && value !== null) {
-        Object.values(value).forEach(visit);
-      }
-    };
-    rows.forEach(visit);
-    ok(references > 0, "the shared element is written once per render and referred to after");
+    ok(referencesTo(bytes, '["$","em",null,{"children":"shared"}]') > 0, "the shared element is written once per render and referred to after");
   }
+});
+
+test("an element frozen after a render marked it is still written once", async () => {
+  const element = h("em", null, "kept");
+  await render(h("div", null, element));
+  Object.freeze(element);
+  const bytes = await render(h("div", null, element, h("span", null, element)));
+  ok(referencesTo(bytes, '["$","em",null,{"children":"kept"}]') === 1, "the second place refers to the first");
 });
 
 await run("row batching");
