@@ -336,10 +336,9 @@ function holdsObject(props: any): boolean {
 function walkProps(props: any, elementLoc: number, unrecorded: unknown, rowRoot: boolean): unknown {
   const request = cursor.request;
   const seen = request.seen;
-  // Props written before are looked up only if they can be in `seen`: as a
-  // plain object (or anything else that is neither an element nor an array),
-  // or, for props of an unusual shape, as an element or array.
-  if (request.seenOther !== 0 || props.$$typeof !== undefined || Array.isArray(props)) {
+  // Props written before are looked up only if they can be in `seen`, which
+  // holds arrays and, counted by `seenOther`, every other kind of object.
+  if (request.seenOther !== 0 || Array.isArray(props)) {
     const propsAt = seen.get(props);
     if (propsAt !== undefined) return referenceTo(request, propsAt);
   }

@@ -52,9 +52,8 @@ export interface Request {
   /** Elements already written that carry no location mark (see recordElement in serialize.ts). */
   unmarkedElements: Map<object, number>;
   /**
-   * How many objects in `seen` are neither elements nor arrays: while there
-   * are none, an element's props (a plain object) cannot be there, and are
-   * not looked up.
+   * How many objects in `seen` are not arrays: while there are none, an
+   * element's props (a plain object) cannot be there, and are not looked up.
    */
   seenOther: number;
   /** Location records, a tree of (parent, key) whose roots are row ids. */
