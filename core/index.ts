@@ -1,11 +1,11 @@
 // contrail: React Server Components rendered to the Flight format by a
 // serializer of our own, read by React's own client.
-import "./dev/console.ts";
-import type { RowListener } from "./output.ts";
-import { createRequest, type Request } from "./request.ts";
-import { FlightTree } from "./tree.ts";
-import { abort, startFlowing, startWork, stopFlowing } from "./scheduler.ts";
-import type { ClientManifest, RenderOptions, Sink } from "./types.ts";
+import "./flight/dev/console.ts";
+import type { RowListener } from "./flight/output.ts";
+import { createRequest, type Request } from "./flight/request.ts";
+import { FlightTree } from "./html/tree.ts";
+import { abort, startFlowing, startWork, stopFlowing } from "./flight/scheduler.ts";
+import type { ClientManifest, RenderOptions, Sink } from "./flight/types.ts";
 
 export {
   createClientModuleProxy,
@@ -13,8 +13,8 @@ export {
   registerClientReference,
   registerServerModule,
   registerServerReference,
-} from "./references.ts";
-export type { ClientManifest, ClientManifestEntry, RenderOptions, Sink, TemporaryReferenceSet } from "./types.ts";
+} from "./flight/references.ts";
+export type { ClientManifest, ClientManifestEntry, RenderOptions, Sink, TemporaryReferenceSet } from "./flight/types.ts";
 
 /** A render in progress, for adapters that drain it into their own sink. */
 export interface FlightRender {

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { createFromReadableStream } from "react-server-dom-webpack/client.edge";
 import { bundleServerGraph } from "../core/bundle/server-graph.ts";
 import { pageOf } from "../core/html/index.ts";
-import { FlightTree } from "../core/tree.ts";
+import { FlightTree } from "../core/html/tree.ts";
 import { clientModuleExports as corpusClientModules } from "./corpus/client-modules.ts";
 import { comparableHTML, renderHTML } from "./differential/render-html.ts";
 import { serverFunctionClientModules } from "./differential/server-function-client.ts";

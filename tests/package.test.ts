@@ -41,7 +41,7 @@ test("npm pack builds a tarball with compiled JavaScript and types", () => {
   const tarball = readdirSync(project).find((file) => file.endsWith(".tgz"));
   ok(tarball, "no tarball");
   const listing = execFileSync("tar", ["-tzf", join(project, tarball!)], { encoding: "utf8" });
-  for (const file of ["dist/core/index.js", "dist/core/index.d.ts", "dist/core/bundle/app.js", "dist/core/references.js", "dist/core/html/browser-entry.js", "dist/adapters/node/index.d.ts"]) {
+  for (const file of ["dist/core/index.js", "dist/core/index.d.ts", "dist/core/bundle/app.js", "dist/core/flight/references.js", "dist/core/html/browser-entry.js", "dist/adapters/node/index.d.ts"]) {
     ok(listing.includes("package/" + file), file + " is missing from the tarball");
   }
 });

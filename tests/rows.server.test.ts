@@ -70,7 +70,7 @@ test("rows completed in the same tick reach the stream as one chunk", async () =
   ok(chunks.length === 1, `${chunks.length} chunks for a synchronous page`);
 });
 
-// Elements carry their location as a mark (core/serialize.ts). Every path
+// Elements carry their location as a mark (core/flight/serialize.ts). Every path
 // reference ("$<row>:<key>...") in `bytes` must land on `element`'s JSON
 // form; returns how many there are.
 function referencesTo(bytes: Uint8Array, element: string): number {

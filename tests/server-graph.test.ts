@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { isClientModule } from "../core/bundle/use-client.ts";
 import { isServerModule } from "../core/bundle/use-server.ts";
 import { loadApp } from "../core/bundle/app.ts";
-import { currentApp } from "../core/app-context.ts";
+import { currentApp } from "../core/serve/app-context.ts";
 import { run, test } from "./support/harness.ts";
 
 const app = new URL("./fixtures/app/", import.meta.url).pathname;

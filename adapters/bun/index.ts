@@ -3,7 +3,7 @@
 // so streamed Suspense content leaves as soon as it is rendered.
 /// <reference types="bun-types" />
 import { renderToSink, type ClientManifest, type FlightRender, type RenderOptions } from "../../core/index.ts";
-import { createFetchHandler, type HandlerOptions } from "../../core/http.ts";
+import { createFetchHandler, type HandlerOptions } from "../../core/serve/http.ts";
 
 export function toDirectStream(render: FlightRender): ReadableStream<Uint8Array> {
   return new ReadableStream<Uint8Array>({

@@ -2,7 +2,7 @@
 // is enqueued until Deno.serve asks, and a read waits on a promise only when
 // the render has nothing ready.
 import { renderToSink, type ClientManifest, type FlightRender, type RenderOptions } from "../../core/index.ts";
-import { createFetchHandler, type HandlerOptions } from "../../core/http.ts";
+import { createFetchHandler, type HandlerOptions } from "../../core/serve/http.ts";
 
 export function toPullStream(render: FlightRender): ReadableStream<Uint8Array> {
   const ready: Uint8Array[] = [];

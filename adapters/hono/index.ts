@@ -3,7 +3,7 @@
 // on: Bun's direct stream, Deno's pulled byte stream, a web stream on Node.
 import type { Context, MiddlewareHandler } from "hono";
 import { toReadableStream, type FlightRender } from "../../core/index.ts";
-import { assetResponse, pageResponse, resolveServeOptions, type ServeOptions } from "../../core/http.ts";
+import { assetResponse, pageResponse, resolveServeOptions, type ServeOptions } from "../../core/serve/http.ts";
 import { toDirectStream } from "../bun/index.ts";
 import { toPullStream } from "../deno/index.ts";
 
@@ -17,7 +17,7 @@ declare module "hono" {
   }
 }
 
-/** Render options, and the app's manifest and HTML renderer unless given (see core/http.ts). */
+/** Render options, and the app's manifest and HTML renderer unless given (see core/serve/http.ts). */
 export type RscOptions = ServeOptions;
 
 const nativeBody: (render: FlightRender) => ReadableStream<Uint8Array> =

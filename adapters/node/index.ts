@@ -13,7 +13,7 @@ import {
   shellStatus,
   wantsFlight,
   type HandlerOptions,
-} from "../../core/http.ts";
+} from "../../core/serve/http.ts";
 
 export interface PipeableStream {
   pipe<T extends Writable>(destination: T): T;

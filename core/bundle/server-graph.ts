@@ -8,7 +8,7 @@
 import { readFile } from "node:fs/promises";
 import { extname, isAbsolute, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import type { ClientManifest } from "../types.ts";
+import type { ClientManifest } from "../flight/types.ts";
 import { bundle, exportNamesOf, loaderFor } from "./bundler.ts";
 import { clientReferenceModule, isClientModule } from "./use-client.ts";
 import { isServerModule, serverModuleRegistration } from "./use-server.ts";
@@ -43,7 +43,7 @@ export interface BundleOptions {
 }
 
 // This file's own extension: `.ts` from source, `.js` once compiled to dist/.
-const REFERENCES_MODULE = fileURLToPath(new URL("../references" + extname(import.meta.url), import.meta.url));
+const REFERENCES_MODULE = fileURLToPath(new URL("../flight/references" + extname(import.meta.url), import.meta.url));
 
 /** A module's id, the same in every graph: its path relative to `root`, as "./dir/file.tsx". */
 export function moduleIdOf(root: string, path: string): string {

@@ -116,7 +116,7 @@ function once(items: React.ReactNode[]): Iterable<React.ReactNode> {
 }
 
 // One element object for every render of the process: each render finds the
-// location mark an earlier one left on it (core/serialize.ts, recordElement).
+// location mark an earlier one left on it (core/flight/serialize.ts, recordElement).
 const KEPT_ACROSS_RENDERS = h("em", null, "kept across renders");
 const KeptAfterAwait = async () => (await Promise.resolve(), h("p", null, KEPT_ACROSS_RENDERS));
 
@@ -174,7 +174,7 @@ export const elementCases: Case[] = [
   el("element keys with special characters", () => h("ul", null, ["$a", "a,b", "a:b", "🙂"].map((key) => h("li", { key }, key)))),
   el("attribute values of every kind", () => h("input", { value: "v", checked: true, tabIndex: 0, hidden: false, title: undefined, "aria-label": null, readOnly: true })),
   // The fused tree renders host elements as they are where the client decodes
-  // an equal value (see core/tree.ts): these must be decoded from their rows.
+  // an equal value (see core/html/tree.ts): these must be decoded from their rows.
   el("host element: escaped and long strings", () => h("p", { title: "$1", "data-x": "$" + "y".repeat(1100) }, "$$", "@x", "$" + "z".repeat(1500))),
   el("host element: toJSON in props", () => h("div", { title: { toJSON: () => "from toJSON" } }, h("span", { "data-v": { toJSON: () => 7 } }))),
   el("host element: a one-shot iterable child", () => h("ul", null, h("li", null, "first"), once([h("li", { key: "o" }, "iterated")]))),

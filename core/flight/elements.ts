@@ -32,7 +32,7 @@ import {
   TEMPORARY_REFERENCE_TAG,
 } from "./react-symbols.ts";
 import { DEV } from "./internals.ts";
-import { ORIGINAL } from "./tree.ts";
+import { ORIGINAL } from "../html/tree.ts";
 import { ABORTING, outlineError } from "./request.ts";
 import { renderInOwnRow, suspendTask } from "./scheduler.ts";
 import {

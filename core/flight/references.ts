@@ -2,7 +2,7 @@
 // "use server" transforms produce. Their shape ($$typeof, $$id, $$async,
 // $$bound) is the one React's own server and client agree on.
 import { CLIENT_REFERENCE_TAG, SERVER_REFERENCE_TAG } from "./react-symbols.ts";
-import { addServerFunction } from "./server-functions/registry.ts";
+import { addServerFunction } from "./server-functions.ts";
 
 export interface ClientReference {
   $$typeof: symbol;

@@ -4,10 +4,10 @@
 // server function a POST calls, and the files an app serves itself.
 import { currentApp, type Asset, type HTMLRenderer } from "./app-context.ts";
 import { FLIGHT_HEADERS, HTML_HEADERS, wantsFlight } from "./headers.ts";
-import { ShellError, renderForHTML, renderToSink, type FlightRender } from "./index.ts";
-import { DEV } from "./internals.ts";
+import { ShellError, renderForHTML, renderToSink, type FlightRender } from "../index.ts";
+import { DEV } from "../flight/internals.ts";
 import { runServerFunction, type ServerFunctionOptions, type ServerFunctionOutcome } from "./server-functions/handle.ts";
-import type { ClientManifest, RenderOptions, TemporaryReferenceSet } from "./types.ts";
+import type { ClientManifest, RenderOptions, TemporaryReferenceSet } from "../flight/types.ts";
 
 export { FLIGHT_HEADERS, HTML_HEADERS, wantsFlight } from "./headers.ts";
 export type { HTMLRenderer } from "./app-context.ts";

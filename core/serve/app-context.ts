@@ -3,8 +3,8 @@
 // graph, and the browser bundle. The two graphs hold separate copies of this
 // module, so the hand-over goes through one global slot; handlers read it
 // when they are created, so each app keeps its own.
-import type { ClientManifest } from "./types.ts";
-import type { HTMLParts } from "./index.ts";
+import type { ClientManifest } from "../flight/types.ts";
+import type { HTMLParts } from "../index.ts";
 
 /**
  * Renders the fused path's parts to HTML in the client graph, usually

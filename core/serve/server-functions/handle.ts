@@ -5,8 +5,8 @@
 // functions (./registry.ts), the body decoded by React's own reply decoder,
 // which is hardened against hostile payloads, and the function called; the
 // page is rendered afterwards, so it shows what the function changed.
-import type { TemporaryReferenceSet } from "../types.ts";
-import { ForgedBoundArgumentsError, lookupServerFunction, serverManifest } from "./registry.ts";
+import type { TemporaryReferenceSet } from "../../flight/types.ts";
+import { ForgedBoundArgumentsError, lookupServerFunction, serverManifest } from "../../flight/server-functions.ts";
 import {
   DEFAULT_BODY_SIZE_LIMIT,
   RefusedRequest,

@@ -4,8 +4,8 @@
 // each row arrives here as the same JSON-ready value that is stringified for
 // the payload. Rows not written yet are thenables (lazy elements) that settle
 // when they are.
-import type { RowListener } from "./output.ts";
-import { REACT_ELEMENT_TYPE as ELEMENT, REACT_LAZY_TYPE as LAZY } from "./react-symbols.ts";
+import type { RowListener } from "../flight/output.ts";
+import { REACT_ELEMENT_TYPE as ELEMENT, REACT_LAZY_TYPE as LAZY } from "../flight/react-symbols.ts";
 
 const TYPED_ARRAYS: Record<string, any> = {
   A: ArrayBuffer, O: Int8Array, o: Uint8Array, U: Uint8ClampedArray, S: Int16Array, s: Uint16Array, L: Int32Array,

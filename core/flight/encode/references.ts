@@ -6,7 +6,7 @@ import { CLIENT_REFERENCE_TAG, SERVER_REFERENCE_TAG, TEMPORARY_REFERENCE_TAG } f
 import { outlineError } from "../request.ts";
 import { outlineModel } from "../scheduler.ts";
 import { cursor, serializationError } from "../serialize.ts";
-import { BOUND_SUFFIX, isRegistered, sealBoundArguments } from "../server-functions/registry.ts";
+import { BOUND_SUFFIX, isRegistered, sealBoundArguments } from "../server-functions.ts";
 
 function escapeString(value: string): string {
   return value[0] === "$" ? "$" + value : value;

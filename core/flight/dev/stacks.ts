@@ -10,12 +10,12 @@ export type FrameFilter = (url: string, functionName: string, line: number, colu
 /** The name of contrail's component-call frame: stacks end there, as React's do. */
 export const BOTTOM_FRAME = "react_stack_bottom_frame";
 
-const coreURL = new URL("..", import.meta.url).href;
+const coreURL = new URL("../..", import.meta.url).href;
 const corePath = coreURL.startsWith("file://") ? decodeURIComponent(new URL(coreURL).pathname) : coreURL;
 // Bundled into one file with the app (loadApp's server graph), contrail's
 // frames share the app's URL: there only the cut at the component call,
 // below the app's frames, leaves them out.
-const unbundled = /\/core\/dev\/stacks\.[jt]s$/.test(import.meta.url);
+const unbundled = /\/core\/flight\/dev\/stacks\.[jt]s$/.test(import.meta.url);
 
 export function defaultFilterStackFrame(url: string): boolean {
   return url !== "" && !url.startsWith("node:") && !url.includes("node_modules");

@@ -7,7 +7,7 @@
 // server graph it bundled each hold a copy of this module: they share one
 // registry through a global slot, as they share the app (../app-context.ts).
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { SERVER_REFERENCE_TAG } from "../react-symbols.ts";
+import { SERVER_REFERENCE_TAG } from "./react-symbols.ts";
 
 /** Where React's reply decoders find a function: the one own export of its registry module. */
 const EXPORT = "fn";
