@@ -91,7 +91,7 @@ test("forms whose action is a server function render their progressive-enhanceme
 test("the page's payload is { root, formState }: with a form state, useActionState starts from it", async () => {
   const render = async (formState?: unknown) => {
     const parts = server.renderForHTML(server.page("/forms"), currentApp()!.clientManifest, { formState });
-    return new Response(await currentApp()!.html(parts, new AbortController().signal)).text();
+    return new Response(await currentApp()!.html(parts, { signal: new AbortController().signal, url: "http://localhost/" })).text();
   };
   const first = await render();
   ok(!first.includes("<!--F!-->"), first);

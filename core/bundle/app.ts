@@ -76,8 +76,8 @@ export async function loadApp<Exports = Record<string, any>>(server: string | UR
   const browserPath = `/_contrail/${createHash("sha256").update(browserBundle).digest("hex").slice(0, 16)}.js`;
   setCurrentApp({
     clientManifest: graph.clientManifest,
-    html: (parts, signal) =>
-      renderToHTMLStream(parts, { clientModules, bootstrapModules: [browserPath], nonce: options.nonce, onError: options.onError, signal }),
+    html: (parts, { signal, url }) =>
+      renderToHTMLStream(parts, { clientModules, bootstrapModules: [browserPath], nonce: options.nonce, onError: options.onError, signal, url }),
     assets: {
       [browserPath]: {
         body: browserBundle,

@@ -16,6 +16,10 @@ export interface HTMLOptions {
   /** Errors met rendering HTML; by default those the Flight render reported keep its digest, others are logged. */
   onError?: (error: unknown) => string | void;
   signal?: AbortSignal;
+  /** Stylesheet URLs linked in the page's <head> (React's `<link rel="stylesheet" precedence>`), so its first paint is styled. */
+  stylesheets?: string[];
+  /** The request's URL, for `useLocation()` in client components rendered on the server. */
+  url?: string;
 }
 
 /** What a page's payload holds (see `renderForHTML`): its root, and the form state after a form posted without JavaScript. */

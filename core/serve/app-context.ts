@@ -10,18 +10,28 @@ import type { HTMLParts } from "../index.ts";
  * Renders the fused path's parts to HTML in the client graph, usually
  * `(parts) => renderToHTMLStream(parts, { clientModules, bootstrapModules })`.
  */
-export type HTMLRenderer = (parts: HTMLParts, signal: AbortSignal) => Promise<ReadableStream<Uint8Array>>;
+export type HTMLRenderer = (parts: HTMLParts, context: HTMLRequestContext) => Promise<ReadableStream<Uint8Array>>;
+
+/** What the HTML renderer knows of the request a page answers. */
+export interface HTMLRequestContext {
+  /** Aborts the render (the client went away). */
+  signal: AbortSignal;
+  /** The request's URL: what `useLocation()` reads while the page renders on the server. */
+  url: string;
+}
 
 export interface Asset {
-  body: string;
+  body: string | Uint8Array;
   headers: Record<string, string>;
 }
 
 export interface AppContext {
   clientManifest: ClientManifest;
   html: HTMLRenderer;
-  /** Files the handlers serve themselves, by path (the browser bundle). */
+  /** Files the handlers serve themselves, by path under `/_contrail/`: the browser bundle, stylesheets, imported assets. */
   assets: Record<string, Asset>;
+  /** The app's folder of static files (absolute path), served at the site's root; none if absent. */
+  publicDir?: string;
 }
 
 const SLOT = Symbol.for("contrail.app");

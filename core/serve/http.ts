@@ -96,10 +96,10 @@ function errorDocumentResponse(served: Served, digest: unknown, error: unknown):
  * HTML for `model` (with `useActionState`'s state after a form posted without
  * JavaScript); the error document with 500 if react-dom/server could not render its shell.
  */
-export async function htmlResponse(model: unknown, served: Served, signal: AbortSignal, formState?: unknown): Promise<Response> {
+export async function htmlResponse(model: unknown, served: Served, url: string, signal: AbortSignal, formState?: unknown): Promise<Response> {
   const options = { ...served.renderOptions, signal, formState };
   try {
-    return new Response(await served.html!(renderForHTML(model, served.clientManifest, options), signal), { headers: HTML_HEADERS });
+    return new Response(await served.html!(renderForHTML(model, served.clientManifest, options), { signal, url }), { headers: HTML_HEADERS });
   } catch (error) {
     return errorDocumentResponse(served, (error as { digest?: unknown } | null)?.digest, error);
   }
@@ -174,7 +174,7 @@ export function renderedPageResponse(
   if (outcome?.kind === "call") {
     return flightResponse({ root: model, returnValue: outcome.returnValue }, served, signal, toBody, outcome.temporaryReferences);
   }
-  if (served.html && !wantsFlight(request.headers)) return htmlResponse(model, served, signal, outcome?.formState);
+  if (served.html && !wantsFlight(request.headers)) return htmlResponse(model, served, request.url, signal, outcome?.formState);
   return flightResponse(model, served, signal, toBody);
 }
 
