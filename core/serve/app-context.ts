@@ -21,7 +21,7 @@ export interface HTMLRequestContext {
 }
 
 export interface Asset {
-  body: string | Uint8Array;
+  body: string | Uint8Array<ArrayBuffer>;
   headers: Record<string, string>;
 }
 
