@@ -1,9 +1,13 @@
 // One bundle call over the runtime's bundler: Bun.build on Bun, esbuild on
 // Deno and Node. Every graph contrail builds (server, SSR client modules,
-// browser) goes through here, so JSX, NODE_ENV and module rewriting behave
-// the same whichever runtime bundles.
+// browser) goes through here, so JSX, NODE_ENV, module rewriting, CSS and
+// imported assets behave the same whichever runtime bundles.
 import { isBuiltin } from "node:module";
-import { dirname, join } from "node:path";
+import { readFile } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
+import { ASSET_FILE, assetFile, type AssetFile } from "./assets.ts";
+import { isAppModule, withSourceLocation } from "./source-location.ts";
+import { CSS_FILE, cssStandIn } from "./styles.ts";
 
 export type Loader = "ts" | "tsx" | "js" | "jsx";
 
@@ -11,6 +15,8 @@ export interface BundleSpec {
   /** The entry module (a file path). */
   entry: string;
   outdir: string;
+  /** The app's folder: CSS modules are named by their path from it. */
+  root: string;
   /** The output's file name, without extension. */
   name: string;
   platform: "server" | "browser";
@@ -20,16 +26,19 @@ export interface BundleSpec {
    * process itself resolves (by file path), so the bundle shares its React.
    */
   externalPackages?: boolean;
-  /** Replaces a module's source, or leaves it (undefined). */
-  load?: (path: string) => Promise<{ contents: string; loader: Loader } | undefined>;
+  /** Replaces a module's source (read from `path`), or leaves it (undefined). */
+  load?: (path: string, source: string) => Promise<{ contents: string; loader: Loader } | undefined>;
 }
 
 const SOURCE_FILE = /\.[cm]?[jt]sx?$/;
 const BARE_IMPORT = /^[^./]/;
+// What the host process can import itself; anything else a package holds (CSS, images) is bundled.
+const HOST_MODULE = /\.(?:[cm]?js|json|node)$/;
 
+/** A module's loader: JavaScript files may hold JSX, as many React codebases' do. */
 export function loaderFor(path: string): Loader {
   const extension = path.slice(path.lastIndexOf(".") + 1).replace(/^[cm]/, "");
-  return extension === "ts" || extension === "tsx" || extension === "jsx" ? extension : "js";
+  return extension === "ts" || extension === "tsx" ? extension : "jsx";
 }
 
 export interface Bundled {
@@ -37,6 +46,10 @@ export interface Bundled {
   outfile: string;
   /** The source files it was built from. */
   inputs: string[];
+  /** The CSS files it imports, in import order. */
+  stylesheets: string[];
+  /** The files it imports for their URL. */
+  assets: AssetFile[];
 }
 
 // As React's packages read it: development unless NODE_ENV says production.
@@ -46,29 +59,94 @@ function defines(): Record<string, string> {
   return { "process.env.NODE_ENV": JSON.stringify(mode()) };
 }
 
+type LoadResult = { contents: string; loader: Loader | "js" } | undefined;
+
+/** What both bundlers' plugins do when they load a file, and what they found. */
+function loadHooks(spec: BundleSpec) {
+  const inputs: string[] = [];
+  const assets: AssetFile[] = [];
+  const server = spec.platform === "server";
+  return {
+    inputs,
+    assets,
+    // Read once; the app's JavaScript may hold JSX, and its server modules learn where they are.
+    async source(path: string): Promise<LoadResult> {
+      inputs.push(path);
+      const original = await readFile(path, "utf8");
+      const app = isAppModule(path);
+      const source = server && app ? withSourceLocation(original, path) : original;
+      const loaded = await spec.load?.(path, source);
+      if (loaded !== undefined) return loaded;
+      return source !== original || (app && loaderFor(path) === "jsx") ? { contents: source, loader: loaderFor(path) } : undefined;
+    },
+    async stylesheet(path: string): Promise<LoadResult> {
+      inputs.push(path);
+      return { contents: await cssStandIn(spec.root, path), loader: "js" };
+    },
+    async asset(path: string): Promise<LoadResult> {
+      inputs.push(path);
+      const asset = await assetFile(path);
+      assets.push(asset);
+      return { contents: `export default ${JSON.stringify(asset.url)};`, loader: "js" };
+    },
+  };
+}
+
+type LoadHooks = ReturnType<typeof loadHooks>;
+
+/** The plugin both bundlers run: their plugin APIs share these calls. */
+function loadPlugin(hooks: LoadHooks) {
+  return {
+    name: "contrail-load",
+    setup(build: { onLoad(options: { filter: RegExp }, callback: (args: { path: string }) => Promise<LoadResult>): void }) {
+      build.onLoad({ filter: SOURCE_FILE }, (args) => hooks.source(args.path));
+      build.onLoad({ filter: CSS_FILE }, (args) => hooks.stylesheet(args.path));
+      build.onLoad({ filter: ASSET_FILE }, (args) => hooks.asset(args.path));
+    },
+  };
+}
+
+interface Metafile {
+  inputs: Record<string, { imports: { path: string; external?: boolean }[] }>;
+  outputs: Record<string, { entryPoint?: string }>;
+}
+
+/** The CSS files a bundle imports, in the order its modules run (the order the bundlers give CSS). */
+function stylesheetsOf(metafile: Metafile): string[] {
+  const order: string[] = [];
+  const seen = new Set<string>();
+  const visit = (input: string) => {
+    if (seen.has(input)) return;
+    seen.add(input);
+    if (CSS_FILE.test(input)) order.push(resolve(input));
+    for (const imported of metafile.inputs[input]?.imports ?? []) if (!imported.external) visit(imported.path);
+  };
+  for (const output of Object.values(metafile.outputs)) if (output.entryPoint) visit(output.entryPoint);
+  return order;
+}
+
 /** Bundles `spec.entry`. */
 export async function bundle(spec: BundleSpec): Promise<Bundled> {
   const Bun = (globalThis as any).Bun;
-  const inputs: string[] = [];
-  const load = async (path: string) => {
-    inputs.push(path);
-    return spec.load?.(path);
-  };
-  const outfile = await (Bun ? bundleWithBun(Bun, spec, load) : bundleWithEsbuild(spec, load));
-  return { outfile, inputs };
+  const hooks = loadHooks(spec);
+  const { outfile, metafile } = await (Bun ? bundleWithBun(Bun, spec, hooks) : bundleWithEsbuild(spec, hooks));
+  return { outfile, inputs: hooks.inputs, stylesheets: stylesheetsOf(metafile), assets: hooks.assets };
 }
 
-type LoadHook = NonNullable<BundleSpec["load"]>;
+/** Whether the host process imports `path` itself rather than the bundle holding it. */
+const importedByHost = (path: string) => isBuiltin(path) || HOST_MODULE.test(path);
 
-async function bundleWithBun(Bun: any, spec: BundleSpec, load: LoadHook): Promise<string> {
-  const plugins: unknown[] = [{ name: "contrail-load", setup: (build: any) => build.onLoad({ filter: SOURCE_FILE }, (args: any) => load(args.path)) }];
+async function bundleWithBun(Bun: any, spec: BundleSpec, hooks: LoadHooks): Promise<{ outfile: string; metafile: Metafile }> {
+  const plugins: unknown[] = [loadPlugin(hooks)];
   if (spec.externalPackages) {
     plugins.push({
       name: "contrail-host-packages",
       setup: (build: any) =>
-        build.onResolve({ filter: BARE_IMPORT }, (args: any) =>
-          isBuiltin(args.path) ? { path: args.path, external: true } : { path: Bun.resolveSync(args.path, dirname(args.importer)), external: true },
-        ),
+        build.onResolve({ filter: BARE_IMPORT }, (args: any) => {
+          if (isBuiltin(args.path)) return { path: args.path, external: true };
+          const path = Bun.resolveSync(args.path, dirname(args.importer));
+          return { path, external: importedByHost(path) };
+        }),
     });
   }
   const result = await Bun.build({
@@ -81,15 +159,16 @@ async function bundleWithBun(Bun: any, spec: BundleSpec, load: LoadHook): Promis
     define: defines(),
     jsx: { runtime: "automatic" },
     minify: spec.platform === "browser" && mode() === "production",
+    metafile: true,
     plugins,
   });
   if (!result.success) throw new AggregateError(result.logs, `Bundling ${spec.entry} failed`);
-  return result.outputs[0].path;
+  return { outfile: result.outputs[0].path, metafile: result.metafile };
 }
 
-async function bundleWithEsbuild(spec: BundleSpec, load: LoadHook): Promise<string> {
+async function bundleWithEsbuild(spec: BundleSpec, hooks: LoadHooks): Promise<{ outfile: string; metafile: Metafile }> {
   const esbuild = await import("esbuild");
-  const plugins: import("esbuild").Plugin[] = [{ name: "contrail-load", setup: (build) => build.onLoad({ filter: SOURCE_FILE }, (args) => load(args.path)) }];
+  const plugins: import("esbuild").Plugin[] = [loadPlugin(hooks) as import("esbuild").Plugin];
   if (spec.externalPackages) {
     const resolving = Symbol("resolving");
     plugins.push({
@@ -99,13 +178,13 @@ async function bundleWithEsbuild(spec: BundleSpec, load: LoadHook): Promise<stri
           if (args.pluginData === resolving) return undefined;
           if (isBuiltin(args.path)) return { path: args.path, external: true };
           const resolved = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, pluginData: resolving });
-          return resolved.errors.length > 0 ? { errors: resolved.errors } : { path: resolved.path, external: true };
+          return resolved.errors.length > 0 ? { errors: resolved.errors } : { path: resolved.path, external: importedByHost(resolved.path) };
         }),
     });
   }
   const outfile = join(spec.outdir, spec.name + ".mjs");
   const server = spec.platform === "server";
-  await esbuild.build({
+  const result = await esbuild.build({
     entryPoints: [spec.entry],
     outfile,
     bundle: true,
@@ -118,9 +197,10 @@ async function bundleWithEsbuild(spec: BundleSpec, load: LoadHook): Promise<stri
     // CommonJS modules in an ESM bundle call require(): give them one.
     banner: server ? { js: "import { createRequire as __contrailRequire } from 'node:module'; const require = __contrailRequire(import.meta.url);" } : undefined,
     logLevel: "silent",
+    metafile: true,
     plugins,
   });
-  return outfile;
+  return { outfile, metafile: result.metafile! };
 }
 
 /** Export names of a module, read from its source without running it. */

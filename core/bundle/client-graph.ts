@@ -7,6 +7,7 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { extname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import type { AssetFile } from "./assets.ts";
 import { bundle, exportNamesOf, type BundleSpec } from "./bundler.ts";
 import { moduleIdOf, type ServerGraph } from "./server-graph.ts";
 import { isServerModule, serverReferenceModule, type ServerReferenceSource } from "./use-server.ts";
@@ -28,8 +29,7 @@ function moduleMapSource(graph: ServerGraph): string {
 /** A load hook that replaces "use server" modules by server references, and the files it replaced. */
 function serverReferences(graph: ServerGraph, source: ServerReferenceSource): { load: NonNullable<BundleSpec["load"]>; replaced: string[] } {
   const replaced: string[] = [];
-  const load = async (path: string) => {
-    const code = await readFile(path, "utf8");
+  const load = async (path: string, code: string) => {
     if (!isServerModule(code)) return undefined;
     replaced.push(path);
     return { contents: serverReferenceModule(moduleIdOf(graph.root, path), await exportNamesOf(path, code), source), loader: "ts" as const };
@@ -43,6 +43,8 @@ export interface SSRBundle {
   inputs: string[];
   /** The "use server" modules the client modules import (file paths). */
   serverModules: string[];
+  /** The files the client modules import for their URL (their CSS is in the browser bundle's). */
+  assets: AssetFile[];
 }
 
 /** The client modules bundled for server-side rendering in this process. */
@@ -51,8 +53,8 @@ export async function bundleClientModules(graph: ServerGraph, outdir: string): P
   const entry = join(outdir, "ssr-entry.ts");
   await writeFile(entry, moduleMapSource(graph));
   const { load, replaced } = serverReferences(graph, SSR_REFERENCES);
-  const { outfile, inputs } = await bundle({ entry, outdir, name: "ssr", platform: "server", externalPackages: true, load });
-  return { outfile, inputs, serverModules: replaced };
+  const { outfile, inputs, assets } = await bundle({ entry, outdir, root: graph.root, name: "ssr", platform: "server", externalPackages: true, load });
+  return { outfile, inputs, assets, serverModules: replaced };
 }
 
 /** Loads the SSR bundle: client module id → module namespace. */
@@ -60,8 +62,18 @@ export async function loadClientModules(ssr: SSRBundle): Promise<Record<string, 
   return (await import(pathToFileURL(ssr.outfile).href)).modules;
 }
 
-/** The browser bundle: every client module registered by id, then `browserEntry`. Resolves with its JavaScript. */
-export async function bundleBrowser(graph: ServerGraph, browserEntry: string, outdir: string): Promise<string> {
+export interface BrowserBundle {
+  /** Its JavaScript. */
+  js: string;
+  inputs: string[];
+  /** The CSS files it imports, in import order. */
+  stylesheets: string[];
+  /** The files it imports for their URL. */
+  assets: AssetFile[];
+}
+
+/** The browser bundle: every client module registered by id, then `browserEntry`. */
+export async function bundleBrowser(graph: ServerGraph, browserEntry: string, outdir: string): Promise<BrowserBundle> {
   await mkdir(outdir, { recursive: true });
   // React's webpack client reads __webpack_require__ as it loads, and client
   // modules may load it (through server references): define it first.
@@ -77,5 +89,6 @@ export async function bundleBrowser(graph: ServerGraph, browserEntry: string, ou
   const entry = join(outdir, "browser-entry.ts");
   await writeFile(entry, [runtime, registry, browserEntry].map((path) => `import ${JSON.stringify(path)};\n`).join(""));
   const { load } = serverReferences(graph, BROWSER_REFERENCES);
-  return readFile((await bundle({ entry, outdir, name: "browser", platform: "browser", load })).outfile, "utf8");
+  const { outfile, inputs, stylesheets, assets } = await bundle({ entry, outdir, root: graph.root, name: "browser", platform: "browser", load });
+  return { js: await readFile(outfile, "utf8"), inputs, stylesheets, assets };
 }

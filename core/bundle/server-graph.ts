@@ -5,10 +5,10 @@
 // of its dependencies) replaced by client references; "use server" modules
 // keep their code and register their exports as server functions. The
 // process itself loads the client graph (./client-graph.ts).
-import { readFile } from "node:fs/promises";
 import { extname, isAbsolute, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { ClientManifest } from "../flight/types.ts";
+import type { AssetFile } from "./assets.ts";
 import { bundle, exportNamesOf, loaderFor } from "./bundler.ts";
 import { clientReferenceModule, isClientModule } from "./use-client.ts";
 import { isServerModule, serverModuleRegistration } from "./use-server.ts";
@@ -26,6 +26,10 @@ export interface ServerGraph {
   serverModules: Record<string, string>;
   /** The source files of the server graph. */
   inputs: string[];
+  /** The CSS files it imports, in import order. */
+  stylesheets: string[];
+  /** The files it imports for their URL. */
+  assets: AssetFile[];
 }
 
 export interface BundleOptions {
@@ -60,8 +64,7 @@ export async function bundleServerGraph(options: BundleOptions): Promise<ServerG
   const extraImports = (options.serverModules ?? []).map((path) => `\nimport ${JSON.stringify(path)};`).join("");
 
   // A "use client" module becomes client references; a "use server" module registers its exports.
-  async function load(path: string) {
-    const source = await readFile(path, "utf8");
+  async function load(path: string, source: string) {
     const id = moduleIdOf(root, path);
     if (isClientModule(source)) {
       clientManifest[id] = { id, chunks: [], name: "*" };
@@ -77,6 +80,7 @@ export async function bundleServerGraph(options: BundleOptions): Promise<ServerG
     return contents === source ? undefined : { contents, loader: loaderFor(path) };
   }
 
-  const { outfile, inputs } = await bundle({ entry, outdir: options.outdir, name: "server", platform: "server", conditions: ["react-server"], load });
-  return { url: pathToFileURL(isAbsolute(outfile) ? outfile : join(root, outfile)).href, root, clientManifest, clientModules, serverModules, inputs };
+  const bundled = await bundle({ entry, outdir: options.outdir, root, name: "server", platform: "server", conditions: ["react-server"], load });
+  const { outfile, inputs, stylesheets, assets } = bundled;
+  return { url: pathToFileURL(isAbsolute(outfile) ? outfile : join(root, outfile)).href, root, clientManifest, clientModules, serverModules, inputs, stylesheets, assets };
 }
