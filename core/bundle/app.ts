@@ -13,7 +13,7 @@ import { extname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { setCurrentApp, type Asset } from "../serve/app-context.ts";
 import { renderToHTMLStream, type HTMLOptions } from "../html/index.ts";
-import { contentHash, IMMUTABLE, servedAsset, type AssetFile } from "./assets.ts";
+import { contentHash, IMMUTABLE, servedAsset, type AssetFile } from "./asset-files.ts";
 import { bundleBrowser, bundleClientModules, loadClientModules, type SSRBundle } from "./client-graph.ts";
 import { bundleServerGraph, type ServerGraph } from "./server-graph.ts";
 import { bundleStylesheet } from "./styles.ts";

@@ -5,7 +5,7 @@
 import { isBuiltin } from "node:module";
 import { readFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
-import { ASSET_FILE, assetFile, type AssetFile } from "./assets.ts";
+import { ASSET_FILE, assetFile, type AssetFile } from "./asset-files.ts";
 import { isAppModule, withSourceLocation } from "./source-location.ts";
 import { CSS_FILE, cssStandIn } from "./styles.ts";
 

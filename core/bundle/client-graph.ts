@@ -7,7 +7,7 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { extname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import type { AssetFile } from "./assets.ts";
+import type { AssetFile } from "./asset-files.ts";
 import { bundle, exportNamesOf, type BundleSpec } from "./bundler.ts";
 import { moduleIdOf, type ServerGraph } from "./server-graph.ts";
 import { isServerModule, serverReferenceModule, type ServerReferenceSource } from "./use-server.ts";

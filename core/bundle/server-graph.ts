@@ -8,7 +8,7 @@
 import { extname, isAbsolute, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { ClientManifest } from "../flight/types.ts";
-import type { AssetFile } from "./assets.ts";
+import type { AssetFile } from "./asset-files.ts";
 import { bundle, exportNamesOf, loaderFor } from "./bundler.ts";
 import { clientReferenceModule, isClientModule } from "./use-client.ts";
 import { isServerModule, serverModuleRegistration } from "./use-server.ts";

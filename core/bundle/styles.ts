@@ -9,7 +9,7 @@
 import { readFile } from "node:fs/promises";
 import { dirname, relative, resolve } from "node:path";
 import type { Plugin } from "esbuild";
-import { ASSET_FILE, assetFile, contentHash, type AssetFile } from "./assets.ts";
+import { ASSET_FILE, assetFile, contentHash, type AssetFile } from "./asset-files.ts";
 
 export const CSS_FILE = /\.css$/;
 const CSS_MODULE = /\.module\.css$/;
