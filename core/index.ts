@@ -15,6 +15,7 @@ export {
   registerServerReference,
 } from "./flight/references.ts";
 export type { ClientManifest, ClientManifestEntry, RenderOptions, Sink, TemporaryReferenceSet } from "./flight/types.ts";
+export { notFound, redirect } from "./serve/control-flow.ts";
 
 /** A render in progress, for adapters that drain it into their own sink. */
 export interface FlightRender {

@@ -2,6 +2,7 @@
 // core's coalesced chunks to the socket: `write` per flush, then `flush()`,
 // so streamed Suspense content leaves as soon as it is rendered.
 /// <reference types="bun-types" />
+import type { BunRequest } from "bun";
 import { renderToSink, type ClientManifest, type FlightRender, type RenderOptions } from "../../core/index.ts";
 import { createFetchHandler, type HandlerOptions } from "../../core/serve/http.ts";
 
@@ -33,7 +34,10 @@ export function renderToReadableStream(model: unknown, clientManifest: ClientMan
   return toDirectStream(renderToSink(model, clientManifest, options));
 }
 
-/** A `fetch` handler for `Bun.serve({ fetch })`. */
-export function createHandler(options: HandlerOptions): (request: Request) => Promise<Response> {
+/**
+ * A handler for `Bun.serve({ fetch })`, or for one of its `routes`: then
+ * `render` reads the route's parameters from `request.params`.
+ */
+export function createHandler<Req extends Request = BunRequest>(options: HandlerOptions<Req>): (request: Req) => Promise<Response> {
   return createFetchHandler(options, toDirectStream);
 }

@@ -42,7 +42,7 @@ export function renderToReadableStream(model: unknown, clientManifest: ClientMan
   return toPullStream(renderToSink(model, clientManifest, options));
 }
 
-/** A handler for `Deno.serve(handler)`. */
+/** A handler for `Deno.serve(handler)`; route inside `render` (e.g. with `URLPattern`). */
 export function createHandler(options: HandlerOptions): (request: Request) => Promise<Response> {
   return createFetchHandler(options, toPullStream);
 }

@@ -2,10 +2,22 @@
 // in a route. The body goes out on the native stream of the runtime Hono runs
 // on: Bun's direct stream, Deno's pulled byte stream, a web stream on Node.
 import type { Context, MiddlewareHandler } from "hono";
+import type { StatusCode } from "hono/utils/http-status";
 import { toReadableStream, type FlightRender } from "../../core/index.ts";
-import { assetResponse, pageResponse, resolveServeOptions, type ServeOptions } from "../../core/serve/http.ts";
+import { controlFlowOf } from "../../core/serve/control-flow.ts";
+import { controlAnswer, fileResponse, pageAnswer, resolveServeOptions, type Answer, type ServeOptions } from "../../core/serve/http.ts";
 import { toDirectStream } from "../bun/index.ts";
 import { toPullStream } from "../deno/index.ts";
+
+/** How one `c.rsc()` answers. */
+export interface RscResponseOptions {
+  /** Answer Flight whatever the request asks for (an endpoint a client router fetches). */
+  flight?: boolean;
+  /** Default: 200, or what `c.status()` set. */
+  status?: number;
+  /** Added to those set with `c.header()`. */
+  headers?: HeadersInit;
+}
 
 declare module "hono" {
   interface Context {
@@ -13,31 +25,47 @@ declare module "hono" {
      * Answers with `model` as HTML (with the app's or the `html` option's renderer) or Flight, as the request asks;
      * a POST first runs the server function it calls. Aborted if the client goes away.
      */
-    rsc(model: unknown): Promise<Response>;
+    rsc(model: unknown, options?: RscResponseOptions): Promise<Response>;
   }
 }
 
-/** Render options, and the app's manifest and HTML renderer unless given (see core/serve/http.ts). */
+/** Render options, and the app's manifest, HTML renderer and files unless given (see core/serve/http.ts). */
 export type RscOptions = ServeOptions;
 
 const nativeBody: (render: FlightRender) => ReadableStream<Uint8Array> =
   typeof (globalThis as any).Bun !== "undefined" ? toDirectStream : typeof (globalThis as any).Deno !== "undefined" ? toPullStream : toReadableStream;
 
-// @hono/node-server aborts the request's signal when the socket closes, but
-// not if it closed before the request reached Hono: look at the socket.
+// @hono/node-server aborts the request's signal when the response closes
+// unfinished, but not if the socket closed before the request reached Hono:
+// look at the socket. (Not at the request: Node marks it destroyed once its
+// body has been read, while the client still waits for the answer.)
 function requestSignal(c: Context): AbortSignal {
   const { incoming, outgoing } = (c.env ?? {}) as any;
-  const gone = incoming?.destroyed || incoming?.socket?.destroyed || outgoing?.destroyed;
+  const gone = incoming?.socket?.destroyed || outgoing?.destroyed;
   return gone ? AbortSignal.abort(new Error("The client disconnected.")) : c.req.raw.signal;
+}
+
+/** The answer through Hono's context, so headers set with `c.header()` (and the status of `c.status()`) apply. */
+function contextResponse(c: Context, answer: Answer): Response {
+  const body = answer instanceof Response ? answer.body : nativeBody(answer.render);
+  // 200 is the default: then the one `c.status()` set applies.
+  return c.newResponse(body, { status: answer.status === 200 ? undefined : (answer.status as StatusCode), headers: answer.headers });
 }
 
 export function rsc(options: RscOptions = {}): MiddlewareHandler {
   const served = resolveServeOptions(options);
   return async (c, next) => {
-    const asset = assetResponse(served, c.req.url);
-    if (asset) return asset;
-    c.rsc = (model) => pageResponse(model, served, c.req.raw, nativeBody, requestSignal(c));
+    const file = await fileResponse(served, c.req.raw);
+    if (file) return file;
+    const page = (flight?: boolean) => ({ served, request: c.req.raw, original: c.req.raw, signal: requestSignal(c), flight });
+    c.rsc = async (model, { flight, status = 200, headers } = {}) =>
+      contextResponse(c, await pageAnswer(page(flight), () => model, { status, headers: new Headers(headers) }));
     await next();
+    // A route that threw notFound() or redirect() before it called c.rsc().
+    const control = controlFlowOf(c.error);
+    if (control) {
+      c.res = undefined; // the error's answer, whose headers would stay otherwise
+      c.res = contextResponse(c, await controlAnswer(page(), control));
+    }
   };
 }
-

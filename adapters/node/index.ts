@@ -3,17 +3,9 @@
 // until 'drain') and a closed destination aborts the render.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable, type Writable } from "node:stream";
-import { renderToSink, toReadableStream, type ClientManifest, type FlightRender, type RenderOptions } from "../../core/index.ts";
-import {
-  FLIGHT_HEADERS,
-  assetResponse,
-  renderedPageResponse,
-  resolveServeOptions,
-  runPageServerFunction,
-  shellStatus,
-  wantsFlight,
-  type HandlerOptions,
-} from "../../core/serve/http.ts";
+import { renderToSink, type ClientManifest, type FlightRender, type RenderOptions } from "../../core/index.ts";
+import { fileResponse, pageAnswer, resolveServeOptions, shellStatus, type Answer, type HandlerOptions } from "../../core/serve/http.ts";
+import { mayCallServerFunction } from "../../core/serve/server-functions/handle.ts";
 
 export interface PipeableStream {
   pipe<T extends Writable>(destination: T): T;
@@ -44,19 +36,25 @@ export function renderToPipeableStream(model: unknown, clientManifest: ClientMan
   };
 }
 
-function sendResponse(response: Response, res: ServerResponse): void {
-  res.writeHead(response.status, Object.fromEntries(response.headers));
-  if (response.body) Readable.fromWeb(response.body as any).pipe(res);
+/** Headers as `writeHead` takes them, every `Set-Cookie` kept. */
+const rawHeaders = (headers: Headers) => [...headers].flat();
+
+function send(answer: Answer, res: ServerResponse): void {
+  res.writeHead(answer.status, rawHeaders(answer.headers));
+  if (!(answer instanceof Response)) pipeToWritable(answer.render, res);
+  else if (answer.body) Readable.fromWeb(answer.body as any).pipe(res);
   else res.end();
 }
 
-/** A `node:http` request listener; a client that disconnects aborts its render. */
+/**
+ * A `node:http` request listener; a client that disconnects aborts its
+ * render. `render` gets the request as it is, its body unread unless a server
+ * function's, so it may read it (a request whose body was read is not a disconnect).
+ */
 export function createRequestListener(options: HandlerOptions<IncomingMessage>): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const { render, ...serveOptions } = options;
   const served = resolveServeOptions(serveOptions);
   return async (req, res) => {
-    const asset = assetResponse(served, req.url!);
-    if (asset) return sendResponse(asset, res);
     const disconnect = new AbortController();
     const disconnected = () => disconnect.abort(new Error("The client disconnected."));
     // The client may be gone before this runs: then 'close' has already fired.
@@ -65,23 +63,18 @@ export function createRequestListener(options: HandlerOptions<IncomingMessage>):
       if (!res.writableFinished) disconnected();
     });
     const request = toWebRequest(req, disconnect.signal);
-    const outcome = await runPageServerFunction(request, served);
-    if (outcome instanceof Response) return sendResponse(outcome, res);
-    const model = await render(req);
-    if (outcome || (served.html && !wantsFlight(request.headers))) {
-      return sendResponse(await renderedPageResponse(model, served, request, toReadableStream, disconnect.signal, outcome), res);
-    }
-    const stream = renderToPipeableStream(model, served.clientManifest, { ...served.renderOptions, signal: disconnect.signal });
-    res.writeHead(await stream.status(), FLIGHT_HEADERS);
-    stream.pipe(res);
+    const file = await fileResponse(served, request);
+    if (file) return send(file, res);
+    const page = { served, request, original: req, signal: disconnect.signal };
+    send(await pageAnswer(page, (response) => render(req, response)), res);
   };
 }
 
-/** The request as a fetch `Request` (with its body when it is a POST), for what the core shares. */
+/** The request as a fetch `Request`, for what the core shares; with its body only if a server function may read it. */
 function toWebRequest(req: IncomingMessage, signal: AbortSignal): Request {
   const headers = new Headers();
   for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
   const protocol = (req.socket as { encrypted?: boolean }).encrypted ? "https" : "http";
-  const body = req.method === "POST" ? (Readable.toWeb(req) as unknown as ReadableStream<Uint8Array>) : null;
+  const body = mayCallServerFunction(req.method!, headers) ? (Readable.toWeb(req) as unknown as ReadableStream<Uint8Array>) : null;
   return new Request(`${protocol}://${headers.get("host") ?? "localhost"}${req.url}`, { method: req.method, headers, body, signal, duplex: "half" } as RequestInit);
 }

@@ -1,18 +1,23 @@
 // What every runtime's server adapter shares: the options they take (with
-// the app's manifest and HTML renderer as defaults), the response headers,
-// the status decided by the shell, the HTML page or its error document, the
-// server function a POST calls, and the files an app serves itself.
+// the app's manifest, HTML renderer, files and public folder as defaults),
+// and the answer to a request: a file, or a page (after the server function a
+// POST calls) as HTML or Flight, with the status its render decides:
+// `notFound()` and `redirect()` thrown before the response started, a status
+// and headers the render set, a shell that failed.
+import { createElement as h } from "react";
 import { currentApp, type Asset, type HTMLRenderer } from "./app-context.ts";
+import { controlDigest, controlFlowOf, parseControlDigest, type ControlFlow } from "./control-flow.ts";
 import { FLIGHT_HEADERS, HTML_HEADERS, wantsFlight } from "./headers.ts";
+import { ownFileResponse, publicFileResponse, publicFolder, type PublicFolder } from "./static-files.ts";
 import { ShellError, renderForHTML, renderToSink, type FlightRender } from "../index.ts";
 import { DEV } from "../flight/internals.ts";
-import { runServerFunction, type ServerFunctionOptions, type ServerFunctionOutcome } from "./server-functions/handle.ts";
+import { runServerFunction, type ServerFunctionOptions } from "./server-functions/handle.ts";
 import type { ClientManifest, RenderOptions, TemporaryReferenceSet } from "../flight/types.ts";
 
 export { FLIGHT_HEADERS, HTML_HEADERS, wantsFlight } from "./headers.ts";
 export type { HTMLRenderer } from "./app-context.ts";
 
-export interface ServeOptions extends Omit<RenderOptions, "signal"> {
+export interface ServeOptions<Req = Request> extends Omit<RenderOptions, "signal"> {
   /** Default: the manifest of the app `loadApp` bundled. */
   clientManifest?: ClientManifest;
   /**
@@ -25,22 +30,40 @@ export interface ServeOptions extends Omit<RenderOptions, "signal"> {
    * `error` is as React's client decoded it (its real message in development only).
    */
   errorDocument?: (digest: string | undefined, error: unknown) => string;
-  /** Limits on server function requests (a POST to a page); see core/server-functions/request.ts. */
+  /** Limits on server function requests (a POST to a page); see core/serve/server-functions/request.ts. */
   serverFunctions?: ServerFunctionOptions;
+  /** The page (a model) answered with 404 when a render calls `notFound()`. Default: a minimal "Not Found" document. */
+  notFound?: (request: Req) => unknown;
+  /** Answer Flight whatever the request asks for (an endpoint a client router fetches). */
+  flight?: boolean;
+  /** The folder of static files served at the site's root (an absolute path); false for none. Default: the app's. */
+  public?: string | false;
 }
 
-export interface HandlerOptions<Req = Request> extends ServeOptions {
-  /** The model for a request: usually the page's root element. */
-  render(request: Req): unknown;
+/** The status and headers of a page's answer, which its render may set. */
+export interface PageResponse {
+  status: number;
+  headers: Headers;
+}
+
+export interface HandlerOptions<Req = Request> extends ServeOptions<Req> {
+  /**
+   * The model for a request (usually the page's root element), or a
+   * `Response` answered as it is. May set `response.status` and `response.headers`.
+   */
+  render(request: Req, response: PageResponse): unknown;
 }
 
 /** A handler's options resolved once, when it is created. */
-export interface Served {
+export interface Served<Req = Request> {
   clientManifest: ClientManifest;
   html: HTMLRenderer | undefined;
   errorDocument: (digest: string | undefined, error: unknown) => string;
   serverFunctions: ServerFunctionOptions;
+  notFound: (request: Req) => unknown;
+  flight: boolean;
   assets: Record<string, Asset>;
+  publicFolder: PublicFolder | null;
   renderOptions: Omit<RenderOptions, "signal">;
 }
 
@@ -59,49 +82,195 @@ export function defaultErrorDocument(digest: string | undefined, error: unknown)
   );
 }
 
-export function resolveServeOptions(options: ServeOptions): Served {
-  const { clientManifest, html, errorDocument, serverFunctions, ...renderOptions } = options;
+/** The default not-found page. */
+export function defaultNotFound(): unknown {
+  return h(
+    "html",
+    { lang: "en" },
+    h("head", null, h("meta", { charSet: "utf-8" }), h("title", null, "404 Not Found")),
+    h("body", null, h("h1", null, "Not Found"), h("p", null, "There is nothing at this address.")),
+  );
+}
+
+export function resolveServeOptions<Req>(options: ServeOptions<Req>): Served<Req> {
+  const { clientManifest, html, errorDocument, serverFunctions, notFound, flight, public: publicDir, ...renderOptions } = options;
   const app = currentApp();
   const manifest = clientManifest ?? app?.clientManifest;
   if (!manifest) {
     throw new TypeError("contrail: pass a clientManifest, or create the handler in a server graph loaded by loadApp from contrail/app.");
   }
+  // notFound() and redirect() are answers, not errors: their digests reach the browser, and nothing is logged.
+  const report = renderOptions.onError ?? ((error: unknown) => void console.error(error));
+  renderOptions.onError = (error) => controlDigest(error) ?? report(error);
+  const folder = publicDir === false ? undefined : (publicDir ?? app?.publicDir);
   return {
     clientManifest: manifest,
     html: html ?? app?.html,
     errorDocument: errorDocument ?? defaultErrorDocument,
     serverFunctions: serverFunctions ?? {},
+    notFound: notFound ?? defaultNotFound,
+    flight: flight ?? false,
     assets: app?.assets ?? {},
+    publicFolder: folder ? publicFolder(folder) : null,
     renderOptions,
   };
 }
 
-/** The app's own file at `url` (the browser bundle), if it is one. */
-export function assetResponse(served: Served, url: string): Response | undefined {
-  // Most handlers serve no files: skip parsing the URL then.
-  for (const path in served.assets) {
-    if (url.endsWith(path) && new URL(url, "http://localhost").pathname === path) {
-      const asset = served.assets[path];
-      return new Response(asset.body, { headers: asset.headers });
-    }
-  }
-  return undefined;
+/** The app's own file (under `/_contrail/`, 404 there if unknown) or a file of its public folder; undefined for the app to answer. */
+export async function fileResponse(served: Served<any>, request: Request): Promise<Response | undefined> {
+  return ownFileResponse(request, served.assets) ?? (served.publicFolder ? publicFileResponse(request, served.publicFolder) : undefined);
 }
 
-function errorDocumentResponse(served: Served, digest: unknown, error: unknown): Response {
-  return new Response(served.errorDocument(typeof digest === "string" ? digest : undefined, error), { status: 500, headers: HTML_HEADERS });
+/** A Flight render answered as it streams: the adapter makes its body (its runtime's stream, or a Node pipe). */
+export interface FlightAnswer {
+  status: number;
+  headers: Headers;
+  render: FlightRender;
+}
+
+/** What a page answers, before an adapter turns it into its runtime's response. */
+export type Answer = Response | FlightAnswer;
+
+/** The answer as a fetch `Response`, a Flight body made by `toBody`. */
+export function toResponse(answer: Answer, toBody: (render: FlightRender) => ReadableStream<Uint8Array>): Response {
+  return answer instanceof Response ? answer : new Response(toBody(answer.render), answer);
+}
+
+/** One page request, as the adapter sees it. */
+export interface PageRequest<Req = Request> {
+  served: Served<Req>;
+  /** The request as a fetch `Request`: its method, URL, headers and (for a server function) body. */
+  request: Request;
+  /** The request as the runtime gave it: what `render` and `notFound` get. */
+  original: Req;
+  /** Aborts the render: the client went away. */
+  signal: AbortSignal;
+  /** Answer Flight whatever the request asks for. */
+  flight?: boolean;
+}
+
+/** What the page answers after a call from the client: Flight of `{ root, returnValue }`. */
+interface Call {
+  returnValue: Promise<unknown>;
+  temporaryReferences?: TemporaryReferenceSet;
 }
 
 /**
- * HTML for `model` (with `useActionState`'s state after a form posted without
- * JavaScript); the error document with 500 if react-dom/server could not render its shell.
+ * The page `render` makes for a request, after the server function a POST
+ * calls (which runs first, so the page shows what it changed).
  */
-export async function htmlResponse(model: unknown, served: Served, url: string, signal: AbortSignal, formState?: unknown): Promise<Response> {
-  const options = { ...served.renderOptions, signal, formState };
+export async function pageAnswer<Req>(
+  page: PageRequest<Req>,
+  render: (response: PageResponse) => unknown,
+  response: PageResponse = { status: 200, headers: new Headers() },
+): Promise<Answer> {
+  const { served } = page;
+  const outcome = await runServerFunction(page.request, served.serverFunctions);
+  if (outcome?.kind === "refused") return refusal(outcome.status);
+  if (outcome?.kind === "form-failed") return errorDocumentResponse(served, served.renderOptions.onError!(outcome.error), outcome.error);
+  if (outcome?.kind === "control") return controlAnswer(page, outcome.control, response, outcome.from === "call" ? rejected(outcome.error) : undefined);
+  const call = outcome?.kind === "call" ? outcome : undefined;
   try {
-    return new Response(await served.html!(renderForHTML(model, served.clientManifest, options), { signal, url }), { headers: HTML_HEADERS });
+    const model = await render(response);
+    if (model instanceof Response) return model;
+    return await renderPage(page, model, response, { call, formState: outcome?.kind === "form" ? outcome.formState : undefined });
   } catch (error) {
-    return errorDocumentResponse(served, (error as { digest?: unknown } | null)?.digest, error);
+    const control = controlFlowOf(error);
+    if (control === null) throw error;
+    return controlAnswer(page, control, response, call && rejected(error));
+  }
+}
+
+function rejected(error: unknown): Call {
+  const returnValue = Promise.reject(error);
+  returnValue.catch(() => {});
+  return { returnValue };
+}
+
+/**
+ * The answer `notFound()` or `redirect()` asks for (thrown by a render, a
+ * server function, or a route before it rendered); the not-found page answers a call as its root.
+ */
+export function controlAnswer<Req>(
+  page: PageRequest<Req>,
+  control: ControlFlow,
+  response: PageResponse = { status: 200, headers: new Headers() },
+  call?: Call,
+): Promise<Answer> | Response {
+  if (control.kind === "redirect") {
+    const headers = new Headers(response.headers);
+    headers.set("location", control.url);
+    // A POST's answer is fetched again with GET, which 303 says (307 would post again).
+    const status = page.request.method === "POST" && control.status === 307 ? 303 : control.status;
+    return new Response(null, { status, headers });
+  }
+  const notFound = { status: 404, headers: response.headers };
+  return renderPage(page, page.served.notFound(page.original), notFound, { call, lastResort: true });
+}
+
+interface RenderContext {
+  call?: Call;
+  /** `useActionState`'s state after a form posted without JavaScript. */
+  formState?: unknown;
+  /** The not-found page: a `notFound()` or `redirect()` in its shell is an error. */
+  lastResort?: boolean;
+}
+
+/** The page `model` as the request asks: HTML (when there is a renderer) or Flight; after a call, Flight of `{ root, returnValue }`. */
+function renderPage<Req>(page: PageRequest<Req>, model: unknown, response: PageResponse, context: RenderContext): Promise<Answer> {
+  const { served, request } = page;
+  if (context.call) {
+    const { returnValue, temporaryReferences } = context.call;
+    return flightAnswer(page, { root: model, returnValue }, response, context, temporaryReferences);
+  }
+  if (served.html && !served.flight && !page.flight && !wantsFlight(request.headers)) return htmlAnswer(page, model, response, context);
+  return flightAnswer(page, model, response, context);
+}
+
+/** The render's headers, with the content type and `Vary` of the answer. */
+function pageHeaders(defaults: Record<string, string>, headers: Headers): Headers {
+  const merged = new Headers(headers);
+  merged.set("content-type", defaults["content-type"]);
+  merged.append("vary", defaults.vary);
+  return merged;
+}
+
+/** HTML for `model`; if react-dom/server could not render its shell, the error document with 500. */
+async function htmlAnswer<Req>(page: PageRequest<Req>, model: unknown, response: PageResponse, context: RenderContext): Promise<Answer> {
+  const { served, request, signal } = page;
+  const parts = renderForHTML(model, served.clientManifest, { ...served.renderOptions, signal, formState: context.formState });
+  try {
+    const body = await served.html!(parts, { signal, url: request.url });
+    return new Response(body, { status: response.status, headers: pageHeaders(HTML_HEADERS, response.headers) });
+  } catch (error) {
+    const digest = (error as { digest?: unknown } | null)?.digest;
+    const control = context.lastResort ? null : parseControlDigest(digest);
+    if (control === null) return errorDocumentResponse(served, digest, error);
+    if (!parts.flight.locked) parts.flight.cancel(error).catch(() => {});
+    return controlAnswer(page, control, response);
+  }
+}
+
+/** Flight for `model`: 500 if its root failed before the first byte (the body still carries the error row). */
+async function flightAnswer<Req>(
+  page: PageRequest<Req>,
+  model: unknown,
+  response: PageResponse,
+  context: RenderContext,
+  temporaryReferences?: TemporaryReferenceSet,
+): Promise<Answer> {
+  const { served, signal } = page;
+  const render = renderToSink(model, served.clientManifest, { ...served.renderOptions, signal, temporaryReferences });
+  const headers = pageHeaders(FLIGHT_HEADERS, response.headers);
+  try {
+    await render.shellReady();
+    return { status: response.status, headers, render };
+  } catch (error) {
+    if (!(error instanceof ShellError)) throw error;
+    const control = context.lastResort ? null : parseControlDigest(error.digest);
+    if (control === null) return { status: 500, headers, render };
+    render.cancel(error);
+    return controlAnswer(page, control, response);
   }
 }
 
@@ -119,17 +288,8 @@ export async function shellStatus(render: FlightRender): Promise<number> {
   }
 }
 
-/** Renders `model` and answers with a Flight response whose body `toBody` makes. */
-export async function flightResponse(
-  model: unknown,
-  served: Served,
-  signal: AbortSignal,
-  toBody: (render: FlightRender) => ReadableStream<Uint8Array>,
-  temporaryReferences?: TemporaryReferenceSet,
-): Promise<Response> {
-  const render = renderToSink(model, served.clientManifest, { ...served.renderOptions, signal, temporaryReferences });
-  const status = await shellStatus(render);
-  return new Response(toBody(render), { status, headers: FLIGHT_HEADERS });
+function errorDocumentResponse(served: Served<any>, digest: unknown, error: unknown): Response {
+  return new Response(served.errorDocument(typeof digest === "string" ? digest : undefined, error), { status: 500, headers: HTML_HEADERS });
 }
 
 const REFUSALS: Record<number, string> = {
@@ -145,64 +305,17 @@ function refusal(status: number): Response {
   return new Response(`${status} ${REFUSALS[status]}\n`, { status, headers: { "content-type": "text/plain; charset=utf-8" } });
 }
 
-/** What a page answers after its server function ran: the function's result, or the state of a form it handled. */
-export type PageOutcome = Extract<ServerFunctionOutcome, { kind: "call" | "form" }>;
-
-/**
- * Runs the server function a POST to a page calls. A Response is the whole
- * answer: the request was refused, or a form's function threw.
- */
-export async function runPageServerFunction(request: Request, served: Served): Promise<PageOutcome | Response | null> {
-  const outcome = await runServerFunction(request, served.serverFunctions);
-  if (outcome?.kind === "refused") return refusal(outcome.status);
-  if (outcome?.kind === "form-failed") return errorDocumentResponse(served, served.renderOptions.onError?.(outcome.error), outcome.error);
-  return outcome;
-}
-
-/**
- * The page `model` as the request asks: HTML (when there is a renderer) or
- * Flight; after a call from the client, Flight of `{ root, returnValue }`.
- */
-export function renderedPageResponse(
-  model: unknown,
-  served: Served,
-  request: Request,
-  toBody: (render: FlightRender) => ReadableStream<Uint8Array>,
-  signal: AbortSignal,
-  outcome: PageOutcome | null,
-): Promise<Response> {
-  if (outcome?.kind === "call") {
-    return flightResponse({ root: model, returnValue: outcome.returnValue }, served, signal, toBody, outcome.temporaryReferences);
-  }
-  if (served.html && !wantsFlight(request.headers)) return htmlResponse(model, served, request.url, signal, outcome?.formState);
-  return flightResponse(model, served, signal, toBody);
-}
-
-/** The page `model`, after the server function a POST calls. */
-export async function pageResponse(
-  model: unknown,
-  served: Served,
-  request: Request,
-  toBody: (render: FlightRender) => ReadableStream<Uint8Array>,
-  signal: AbortSignal = request.signal,
-): Promise<Response> {
-  const outcome = await runPageServerFunction(request, served);
-  return outcome instanceof Response ? outcome : renderedPageResponse(model, served, request, toBody, signal, outcome);
-}
-
 /** A fetch-style handler (Bun.serve, Deno.serve): the request's signal aborts its render. */
-export function createFetchHandler(
-  options: HandlerOptions,
+export function createFetchHandler<Req extends Request>(
+  options: HandlerOptions<Req>,
   toBody: (render: FlightRender) => ReadableStream<Uint8Array>,
-): (request: Request) => Promise<Response> {
+): (request: Req) => Promise<Response> {
   const { render, ...serveOptions } = options;
   const served = resolveServeOptions(serveOptions);
   return async (request) => {
-    const asset = assetResponse(served, request.url);
-    if (asset) return asset;
-    // The function runs before the page is rendered, so the page shows what it changed.
-    const outcome = await runPageServerFunction(request, served);
-    if (outcome instanceof Response) return outcome;
-    return renderedPageResponse(await render(request), served, request, toBody, request.signal, outcome);
+    const file = await fileResponse(served, request);
+    if (file) return file;
+    const page = { served, request, original: request, signal: request.signal };
+    return toResponse(await pageAnswer(page, (response) => render(request, response)), toBody);
   };
 }

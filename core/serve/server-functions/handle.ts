@@ -6,6 +6,7 @@
 // which is hardened against hostile payloads, and the function called; the
 // page is rendered afterwards, so it shows what the function changed.
 import type { TemporaryReferenceSet } from "../../flight/types.ts";
+import { controlFlowOf, type ControlFlow } from "../control-flow.ts";
 import { ForgedBoundArgumentsError, lookupServerFunction, serverManifest } from "../../flight/server-functions.ts";
 import {
   DEFAULT_BODY_SIZE_LIMIT,
@@ -30,12 +31,19 @@ export type ServerFunctionOutcome =
   | { kind: "form"; formState: unknown }
   /** A form's function threw. */
   | { kind: "form-failed"; error: unknown }
+  /** The function (a call's or a form's) threw `notFound()` or `redirect()`. */
+  | { kind: "control"; control: ControlFlow; error: unknown; from: "call" | "form" }
   /** Refused before any user code ran. */
   | { kind: "refused"; status: number };
 
 // React's decoders need the react-server build; load them only for a server function request.
 let reactServer: Promise<any> | undefined;
 const reactReplyDecoders = () => (reactServer ??= import("react-server-dom-webpack/server.edge"));
+
+/** Whether `request` may call a server function: its body is then the function's to read. */
+export function mayCallServerFunction(method: string, headers: Headers): boolean {
+  return method === "POST" && (headers.has(ACTION_ID_HEADER) || isForm(headers.get("content-type") ?? ""));
+}
 
 /** Runs the server function `request` asks for; null when it asks for none. */
 export async function runServerFunction(request: Request, options: ServerFunctionOptions = {}): Promise<ServerFunctionOutcome | null> {
@@ -71,6 +79,12 @@ async function settle(call: () => unknown): Promise<{ value: unknown } | { error
   }
 }
 
+/** The outcome of a function that threw `notFound()` or `redirect()`; null otherwise. */
+function controlOutcome(outcome: { value: unknown } | { error: unknown }, from: "call" | "form"): ServerFunctionOutcome | null {
+  const control = "error" in outcome ? controlFlowOf(outcome.error) : null;
+  return control && { kind: "control", control, error: (outcome as { error: unknown }).error, from };
+}
+
 async function callFromClient(request: Request, id: string, contentType: string, limit: number): Promise<ServerFunctionOutcome> {
   const fn = registered(id);
   const reply = await parseReply(await readLimitedBody(request, limit), contentType);
@@ -84,6 +98,8 @@ async function callFromClient(request: Request, id: string, contentType: string,
   }
   if (!Array.isArray(args)) throw new RefusedRequest(400, "A reply carries the arguments as an array.");
   const outcome = await settle(() => fn(...args));
+  const stopped = controlOutcome(outcome, "call");
+  if (stopped) return stopped;
   const returnValue = "error" in outcome ? Promise.reject(outcome.error) : Promise.resolve(outcome.value);
   // Handled: the render sends the rejection to the client (Deno ends the process on an unhandled one).
   returnValue.catch(() => {});
@@ -127,6 +143,8 @@ async function submitForm(request: Request, contentType: string, limit: number):
   }
   if (typeof action !== "function") throw new RefusedRequest(400, "The form's action does not decode.");
   const outcome = await settle(action as () => unknown);
+  const stopped = controlOutcome(outcome, "form");
+  if (stopped) return stopped;
   if ("error" in outcome) return { kind: "form-failed", error: outcome.error };
   try {
     return { kind: "form", formState: await decodeFormState(outcome.value, form, serverManifest) };

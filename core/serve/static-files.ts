@@ -1,0 +1,173 @@
+// Files served as they are: the app's own hashed files under `/_contrail/`
+// (held in memory, cached for good) and its public folder at the site's root
+// (read from disk, revalidated). Both answer GET and HEAD with validators and
+// 304s. A request for the public folder that is not a file inside it (a
+// directory, a missing file, `..`, an encoded slash or backslash, a NUL, a
+// dotfile, a symlink leading outside) is not answered here: it falls through
+// to the app, whose routes and not-found page answer it.
+import { createHash } from "node:crypto";
+import { createReadStream } from "node:fs";
+import { realpath, stat } from "node:fs/promises";
+import { extname, join, sep } from "node:path";
+import { Readable } from "node:stream";
+import type { Asset } from "./app-context.ts";
+
+const OWN_FILES = "/_contrail/";
+
+const CONTENT_TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".htm": "text/html; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".json": "application/json; charset=utf-8",
+  ".map": "application/json; charset=utf-8",
+  ".webmanifest": "application/manifest+json; charset=utf-8",
+  ".txt": "text/plain; charset=utf-8",
+  ".md": "text/markdown; charset=utf-8",
+  ".csv": "text/csv; charset=utf-8",
+  ".xml": "application/xml; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".jpg": "image/jpeg",
+  ".jpeg": "image/jpeg",
+  ".gif": "image/gif",
+  ".webp": "image/webp",
+  ".avif": "image/avif",
+  ".ico": "image/x-icon",
+  ".bmp": "image/bmp",
+  ".woff": "font/woff",
+  ".woff2": "font/woff2",
+  ".ttf": "font/ttf",
+  ".otf": "font/otf",
+  ".pdf": "application/pdf",
+  ".wasm": "application/wasm",
+  ".zip": "application/zip",
+  ".mp4": "video/mp4",
+  ".webm": "video/webm",
+  ".mp3": "audio/mpeg",
+  ".ogg": "audio/ogg",
+  ".wav": "audio/wav",
+};
+
+/** The content type a file is served with, by its extension. */
+export function contentType(path: string): string {
+  return CONTENT_TYPES[extname(path).toLowerCase()] ?? "application/octet-stream";
+}
+
+/** Whether the request's validators still match: `If-None-Match` first, else `If-Modified-Since`. */
+function notModified(headers: Headers, etag: string, lastModified?: Date): boolean {
+  const ifNoneMatch = headers.get("if-none-match");
+  if (ifNoneMatch !== null) {
+    const opaque = (tag: string) => tag.trim().replace(/^W\//, "");
+    return ifNoneMatch.trim() === "*" || ifNoneMatch.split(",").some((tag) => opaque(tag) === opaque(etag));
+  }
+  const since = headers.get("if-modified-since");
+  // HTTP dates have whole seconds.
+  return since !== null && lastModified !== undefined && Math.floor(lastModified.getTime() / 1000) * 1000 <= Date.parse(since);
+}
+
+/** 304 if the request's validators match, a bodiless answer to HEAD; undefined when the body follows. */
+function withoutBody(request: Request, headers: Record<string, string>, lastModified?: Date): Response | undefined {
+  if (notModified(request.headers, headers.etag, lastModified)) {
+    const { "content-type": _, "content-length": __, ...validators } = headers;
+    return new Response(null, { status: 304, headers: validators });
+  }
+  if (request.method === "HEAD") return new Response(null, { headers });
+  return undefined;
+}
+
+const pathnameOf = (url: string) => new URL(url, "http://localhost").pathname;
+
+const etags = new WeakMap<Asset, string>();
+
+/** The asset's ETag: the one it came with, or a hash of its bytes (computed once). */
+function assetETag(asset: Asset): string {
+  let etag = asset.headers.etag ?? etags.get(asset);
+  if (etag === undefined) etags.set(asset, (etag = `"${createHash("sha256").update(asset.body).digest("base64url").slice(0, 22)}"`));
+  return etag;
+}
+
+/** The app's own file under `/_contrail/`; 404 for any other path there; undefined outside it. */
+export function ownFileResponse(request: Request, assets: Record<string, Asset>): Response | undefined {
+  // Most requests are not for these files: skip parsing their URL.
+  if (!request.url.includes(OWN_FILES)) return undefined;
+  const pathname = pathnameOf(request.url);
+  if (!pathname.startsWith(OWN_FILES)) return undefined;
+  const asset = Object.hasOwn(assets, pathname) ? assets[pathname] : undefined;
+  if (!asset || (request.method !== "GET" && request.method !== "HEAD")) {
+    return new Response("404 Not Found\n", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
+  }
+  const headers = { ...asset.headers, etag: assetETag(asset) };
+  return withoutBody(request, headers) ?? new Response(asset.body, { headers });
+}
+
+/** A folder of static files, served at the site's root. */
+export interface PublicFolder {
+  /** The folder's real path (symlinks resolved), or null if it does not exist. */
+  root: Promise<string | null>;
+}
+
+export function publicFolder(path: string): PublicFolder {
+  return { root: realpath(path).catch(() => null) };
+}
+
+/** The file a URL path names inside `root`, or null if it names none a client may read. */
+function candidatePath(root: string, pathname: string): string | null {
+  if (pathname.endsWith("/")) return null;
+  const segments: string[] = [];
+  for (const raw of pathname.slice(1).split("/")) {
+    let segment: string;
+    try {
+      segment = decodeURIComponent(raw);
+    } catch {
+      return null;
+    }
+    // Dotfiles (and `.`, `..`) stay private; `.well-known` is meant for clients.
+    if (segment === "" || (segment.startsWith(".") && segment !== ".well-known") || /[/\\\0]/.test(segment)) return null;
+    segments.push(segment);
+  }
+  return join(root, ...segments);
+}
+
+/** The body of the file at `path`, on the runtime's own fast path. */
+async function fileBody(path: string): Promise<BodyInit> {
+  const { Bun, Deno } = globalThis as any;
+  if (Bun) return Bun.file(path);
+  if (Deno) return (await Deno.open(path)).readable;
+  return Readable.toWeb(createReadStream(path)) as unknown as ReadableStream<Uint8Array>;
+}
+
+/** The file `request` names in the public folder; undefined if it names none (the app answers). */
+export async function publicFileResponse(request: Request, folder: PublicFolder): Promise<Response | undefined> {
+  if (request.method !== "GET" && request.method !== "HEAD") return undefined;
+  const root = await folder.root;
+  if (root === null) return undefined;
+  const candidate = candidatePath(root, pathnameOf(request.url));
+  if (candidate === null) return undefined;
+  let path: string;
+  let info;
+  try {
+    // The real path, so a symlink cannot lead outside the folder.
+    path = await realpath(candidate);
+    if (!path.startsWith(root + sep)) return undefined;
+    info = await stat(path);
+  } catch {
+    return undefined;
+  }
+  if (!info.isFile()) return undefined;
+  const headers = {
+    "content-type": contentType(path),
+    "content-length": String(info.size),
+    "cache-control": "public, max-age=0, must-revalidate",
+    etag: `W/"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`,
+    "last-modified": info.mtime.toUTCString(),
+  };
+  const bodiless = withoutBody(request, headers, info.mtime);
+  if (bodiless) return bodiless;
+  try {
+    return new Response(await fileBody(path), { headers });
+  } catch {
+    return undefined; // gone since
+  }
+}
