@@ -94,6 +94,7 @@ export interface Stylesheet {
 
 /** One stylesheet of the CSS files `paths`, in this order (their own @imports inlined). */
 export async function bundleStylesheet(root: string, paths: string[]): Promise<Stylesheet> {
+  if (paths.length === 0) return { css: "", assets: [], inputs: [] };
   const esbuild = await import("esbuild");
   const assets: AssetFile[] = [];
   const result = await esbuild.build({
