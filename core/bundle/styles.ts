@@ -42,7 +42,6 @@ function cssPlugin(root: string, assets: AssetFile[]): Plugin {
         contents: await readFile(args.pluginData, "utf8"),
         loader: "local-css",
         resolveDir: dirname(args.pluginData),
-        watchFiles: [args.pluginData],
       }));
       // Site paths (a file of the public folder) stay as written.
       build.onResolve({ filter: /^\// }, (args) => (args.kind === "url-token" ? { path: args.path, external: true } : undefined));
