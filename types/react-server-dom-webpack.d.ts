@@ -3,3 +3,4 @@ declare module "react-server-dom-webpack/server.edge";
 declare module "react-server-dom-webpack/client.edge";
 declare module "react-server-dom-webpack/client.browser";
 declare module "autocannon";
+declare module "react-server-dom-webpack/client";

@@ -2,9 +2,12 @@
 // that the server graph's render built from its rows (./tree.ts), and the same
 // rows' bytes are inlined for hydration. Runs in the client graph (default
 // React), beside the server graph (see ./server-graph.ts).
+import { createElement, type ReactNode } from "react";
+import { preinit } from "react-dom";
 import { renderFizz } from "./fizz.ts";
 import { createServerReference } from "react-server-dom-webpack/client.edge";
 import { injectFlightPayload } from "./inline-payload.ts";
+import { LocationContext } from "./location.ts";
 import type { HTMLParts } from "../index.ts";
 
 export interface HTMLOptions {
@@ -50,9 +53,29 @@ function digestOrLog(error: unknown): string | void {
   console.error(error);
 }
 
+/** The precedence of the app's stylesheets: React puts them first in <head>, before those components render. */
+const STYLESHEET_PRECEDENCE = "contrail";
+
+/**
+ * Links the app's stylesheets as React's precedence stylesheets, which
+ * react-dom/server puts in <head>, so the first paint is styled. Through
+ * `preinit` rather than <link> elements beside the page: the tree the
+ * browser hydrates keeps its shape (and useId its ids).
+ */
+function WithStylesheets({ hrefs, children }: { hrefs: string[]; children?: ReactNode }): ReactNode {
+  for (const href of hrefs) preinit(href, { as: "style", precedence: STYLESHEET_PRECEDENCE });
+  return children;
+}
+
+/** The page as react-dom/server renders it: with its stylesheets, and the request's URL for useLocation(). */
+function pageElement(root: ReactNode, options: HTMLOptions): ReactNode {
+  const page = createElement(WithStylesheets, { hrefs: options.stylesheets ?? [] }, root);
+  return createElement(LocationContext.Provider, { value: options.url === undefined ? null : new URL(options.url) }, page);
+}
+
 export async function renderToHTMLStream(parts: HTMLParts, options: HTMLOptions): Promise<ReadableStream<Uint8Array>> {
   const { root, formState } = await pageOf(parts, options.clientModules);
-  const html = await renderFizz(root as any, {
+  const html = await renderFizz(pageElement(root as ReactNode, options) as any, {
     bootstrapScripts: options.bootstrapScripts,
     bootstrapModules: options.bootstrapModules,
     nonce: options.nonce,

@@ -1,0 +1,256 @@
+// The page the document shows, and what replaces it: client navigation
+// (`navigate()`, `<Link>`, back and forward) and the answers of server
+// functions. Both go through one holder, `PageRoot`, rendered at the root
+// (`hydrate()` does; a custom entry may too). A navigation fetches the next
+// page's Flight from its URL and shows it in a transition, so React waits
+// for its stylesheets and data before the page changes; the history entry
+// and the scroll change when it shows.
+//
+// This module is loaded by the SSR bundle too (Link renders there): it
+// imports React's Flight client by its conditional name, the browser build
+// in the browser, and in the server's process the runtime's own, which loads
+// without webpack's globals (this module's functions never run there).
+import { Component, createElement, startTransition, useEffect, useLayoutEffect, useState, type ReactNode } from "react";
+import { createFromFetch, createTemporaryReferenceSet, encodeReply } from "react-server-dom-webpack/client";
+import { controlFlowOf } from "../serve/control-flow.ts";
+import {
+  addEntry,
+  currentEntryKey,
+  isContrailEntry,
+  manageScrollRestoration,
+  rememberScroll,
+  rememberedScroll,
+  scrollPage,
+  type ScrollPosition,
+} from "./history-entries.ts";
+import { LocationContext } from "./location.ts";
+
+export interface NavigateOptions {
+  /** Replaces the current history entry instead of adding one. */
+  replace?: boolean;
+  /** Scrolls to the top of the new page, or to its #id (default true). */
+  scroll?: boolean;
+}
+
+/** A page to show, and what history and scrolling do once it shows. */
+interface Page {
+  root: ReactNode;
+  url: URL;
+  /** A new history entry, one in place of the current, or the current as it is (back, forward, a server function's answer). */
+  entry: "push" | "replace" | "current";
+  /** A remembered position, the top (or the #id), or no scrolling. */
+  scroll: ScrollPosition | "top" | "none";
+}
+
+/** What a server function call answers: the page re-rendered, and a promise of what the function returned (rejected if it threw). */
+interface ActionResponse {
+  root: ReactNode;
+  returnValue: Promise<unknown>;
+}
+
+/** PageRoot's state setter, once it renders; the page it shows, and its history entry's key. */
+let setPage: ((page: Page) => void) | null = null;
+let shown: Page | null = null;
+let shownKey = "";
+
+/** A navigation, until its page shows: its fetch, and its page once handed to React. */
+interface Navigation {
+  controller: AbortController;
+  page: Page | null;
+}
+
+let pending: Navigation | null = null;
+
+const FLIGHT_REQUEST = { accept: "text/x-component", rsc: "1" };
+
+const isFlight = (response: Response) => response.headers.get("content-type")?.startsWith("text/x-component") ?? false;
+
+const sameDocument = (a: URL, b: URL) => a.pathname === b.pathname && a.search === b.search;
+
+function show(page: Page): void {
+  startTransition(() => setPage!(page));
+}
+
+/**
+ * Starts a navigation, so that the one under way never shows: its fetch is
+ * aborted, and a page it handed to React is replaced by the page shown (React
+ * renders pending transitions together, so the last state set wins).
+ */
+function supersede(): Navigation {
+  if (pending) {
+    pending.controller.abort();
+    if (pending.page && shown) show(shown);
+  }
+  return (pending = { controller: new AbortController(), page: null });
+}
+
+/** Shows `root` as the page at the current URL, in a transition (what a server function's answer does). */
+export function showRoot(root: ReactNode): void {
+  if (shown) show({ root, url: shown.url, entry: "current", scroll: "none" });
+}
+
+/**
+ * Goes to `url`: a page of this site is fetched as Flight and shown in a
+ * transition, then the URL is pushed (or replaces the current entry);
+ * another site's, or any page before the document hydrated, loads as a
+ * document. Resolves once the page is on its way (not when it shows).
+ */
+export async function navigate(url: string | URL, options: NavigateOptions = {}): Promise<void> {
+  const target = new URL(url, shown?.url ?? location.href);
+  if (shown === null || target.origin !== location.origin) return location.assign(target);
+  const entry = options.replace ? "replace" : "push";
+  const scroll = options.scroll === false ? "none" : "top";
+  if (entry === "push") rememberScroll(shownKey);
+  // Only the #id changes: the page stays.
+  if (target.hash !== "" && sameDocument(target, shown.url)) {
+    supersede();
+    return show({ ...shown, url: target, entry, scroll });
+  }
+  await load(target, entry, scroll);
+}
+
+/** Fetches the page at `url` and shows it; an answer that is not Flight (an error page, a file) loads as a document. */
+async function load(url: URL, entry: Page["entry"], scroll: Page["scroll"]): Promise<void> {
+  const navigation = supersede();
+  const { signal } = navigation.controller;
+  try {
+    const response = await fetch(url, { headers: FLIGHT_REQUEST, signal });
+    await showAnswer(response, url, entry, scroll, navigation);
+  } catch {
+    // The network failed, or the page's root did (its error row): the document the server answers shows why.
+    if (!signal.aborted) location.assign(url);
+  }
+}
+
+/** Shows the page a navigation (or a redirected server function call) was answered with. */
+async function showAnswer(response: Response, url: URL, entry: Page["entry"], scroll: Page["scroll"], navigation: Navigation): Promise<void> {
+  // Redirected: the final URL is the page's, with the #id asked for unless the redirect gave one.
+  const target = response.redirected ? new URL(response.url) : url;
+  if (response.redirected && target.hash === "") target.hash = url.hash;
+  if (navigation.controller.signal.aborted) return;
+  if (!isFlight(response)) return location.assign(target);
+  const root = (await createFromFetch(Promise.resolve(response), { callServer })) as ReactNode;
+  if (navigation.controller.signal.aborted) return;
+  navigation.page = { root, url: target, entry: response.redirected && entry === "current" ? "replace" : entry, scroll };
+  show(navigation.page);
+}
+
+/**
+ * Calls server function `id` with `args` (what React's server references
+ * call): posts them to the page's URL, shows the page the server re-rendered,
+ * and resolves with the function's result (or rejects with its error). A
+ * function that redirected answers with the target page: it shows, its URL
+ * is pushed, and the call resolves with undefined.
+ */
+export async function callServer(id: string, args: unknown[]): Promise<unknown> {
+  const temporaryReferences = createTemporaryReferenceSet();
+  const body = await encodeReply(args, { temporaryReferences });
+  const calledFrom = shownKey;
+  const response = await fetch(location.href, { method: "POST", headers: { accept: "text/x-component", "rsc-action-id": id }, body });
+  if (response.redirected) {
+    rememberScroll(shownKey);
+    await showAnswer(response, new URL(response.url), "push", "top", supersede());
+    return undefined;
+  }
+  // A function that threw still answers 200 (its error is in the payload): any other status is the server refusing the call.
+  if (!response.ok) throw new Error(`The server refused server function ${id}: ${response.status} ${await response.text()}`);
+  const { root, returnValue } = (await createFromFetch(Promise.resolve(response), { callServer, temporaryReferences })) as ActionResponse;
+  // After a navigation, the page re-rendered is no longer the one shown.
+  if (shownKey === calledFrom) showRoot(root);
+  return returnValue;
+}
+
+/** Once a page shows: its history entry, then the scroll. */
+function pageShown(page: Page): void {
+  shown = page;
+  if (pending?.page === page) pending = null;
+  if (page.entry !== "current") addEntry(page.url.href, page.entry === "replace");
+  shownKey = currentEntryKey();
+  if (page.scroll !== "none") scrollPage(page.url, page.scroll === "top" ? undefined : page.scroll);
+}
+
+/** Back and forward: the page of the entry arrived at, where it was left. */
+function onPopState(): void {
+  const url = new URL(location.href);
+  // A link to an #id made a new entry (the browser scrolled already); any other entry is returned to.
+  const returning = isContrailEntry();
+  if (returning) rememberScroll(shownKey);
+  const position = rememberedScroll();
+  if (shown && sameDocument(url, shown.url)) show({ ...shown, url, entry: "current", scroll: position ?? "none" });
+  else void load(url, "current", position ?? (returning ? "top" : "none"));
+}
+
+function followHistory(): () => void {
+  manageScrollRestoration();
+  // A reload, or a return from another document: where this page was left.
+  const position = rememberedScroll();
+  if (position) scrollTo(position[0], position[1]);
+  const leave = () => rememberScroll(shownKey);
+  addEventListener("popstate", onPopState);
+  addEventListener("pagehide", leave);
+  return () => {
+    removeEventListener("popstate", onPopState);
+    removeEventListener("pagehide", leave);
+  };
+}
+
+interface BoundaryState {
+  page: Page;
+  error: { thrown: unknown } | null;
+}
+
+/**
+ * What the root does with a `notFound()` or `redirect()` thrown after the
+ * answer started (its digest reaches the browser): a redirect navigates, in
+ * place of the page; a not-found loads the page as a document, whose answer
+ * the server then makes a 404. Not for the page the document was loaded
+ * with, which would load again the same way.
+ */
+function controlFlowAction(thrown: unknown, page: Page): (() => void) | null {
+  const flow = controlFlowOf(thrown);
+  if (flow?.kind === "redirect") return () => void navigate(new URL(flow.url, page.url), { replace: true });
+  if (flow?.kind === "not-found" && page !== documentPage) return () => location.replace(page.url);
+  return null;
+}
+
+/** The page the document was rendered with. */
+let documentPage: Page | null = null;
+
+/** Catches what controlFlowAction acts on; other errors go on up. */
+class ControlFlowBoundary extends Component<{ page: Page; children?: ReactNode }, BoundaryState> {
+  state: BoundaryState = { page: this.props.page, error: null };
+
+  static getDerivedStateFromProps(props: { page: Page }, state: BoundaryState): Partial<BoundaryState> | null {
+    return props.page === state.page ? null : { page: props.page, error: null };
+  }
+
+  static getDerivedStateFromError(thrown: unknown): Partial<BoundaryState> {
+    return { error: { thrown } };
+  }
+
+  componentDidCatch(thrown: unknown): void {
+    controlFlowAction(thrown, this.props.page)?.();
+  }
+
+  render(): ReactNode {
+    const { error } = this.state;
+    if (error === null) return this.props.children;
+    if (controlFlowAction(error.thrown, this.props.page)) return null;
+    throw error.thrown;
+  }
+}
+
+/**
+ * Holds the page the document shows: renders it with its URL (for
+ * `useLocation()`), and takes the pages navigations and server functions
+ * show next. Render it once, at the root, with the page the document was
+ * rendered from (what `hydrate()` does).
+ */
+export function PageRoot({ initial }: { initial: ReactNode }): ReactNode {
+  const [page, setState] = useState<Page>(() => (documentPage = { root: initial, url: new URL(location.href), entry: "current", scroll: "none" }));
+  // The setter never changes: handing it out while rendering is safe.
+  setPage = setState;
+  useLayoutEffect(() => pageShown(page), [page]);
+  useEffect(followHistory, []);
+  return createElement(LocationContext.Provider, { value: page.url }, createElement(ControlFlowBoundary, { page }, page.root));
+}
