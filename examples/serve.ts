@@ -4,8 +4,9 @@
 // PORT and HOST choose where it listens (default 127.0.0.1:3000).
 import { loadApp } from "../core/bundle/app.ts";
 
-// The server graph: app/server.ts and everything it imports, bundled with the react-server condition.
-const { default: app } = await loadApp(new URL("./app/server.ts", import.meta.url), { root: new URL("./app/", import.meta.url).pathname });
+// The server graph: app/server.tsx and everything it imports, bundled with the react-server condition;
+// examples/public/ is served at the site's root.
+const { default: app } = await loadApp(new URL("./app/server.tsx", import.meta.url), { root: new URL("./", import.meta.url).pathname });
 
 const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOST ?? "127.0.0.1";

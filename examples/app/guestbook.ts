@@ -20,3 +20,7 @@ export function addToGuestbook(name: string, message: string): Entry {
   entries.length = Math.min(entries.length, MAX_ENTRIES);
   return entry;
 }
+
+export function findEntry(id: number): Entry | undefined {
+  return entries.find((entry) => entry.id === id);
+}
