@@ -101,6 +101,26 @@ test("the first load hydrates without errors; a Link navigates on the client, an
   await page.close();
 });
 
+test("a Link leaves clicks with a modifier key or another button to the browser", async () => {
+  const { page } = await openPage("/");
+  const handled = await page.evaluate(() => {
+    const link = document.querySelector("#to-item-1")!;
+    const clicks: MouseEventInit[] = [{}, { ctrlKey: true }, { metaKey: true }, { shiftKey: true }, { altKey: true }, { button: 1 }];
+    return clicks.map((init) => {
+      let prevented = false;
+      // After React's listener (on the document); stops the browser's own navigation.
+      const observe = (event: Event) => void ((prevented = event.defaultPrevented), event.preventDefault());
+      window.addEventListener("click", observe, { once: true });
+      link.dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true, ...init }));
+      return prevented;
+    });
+  });
+  // The plain click navigates on the client (and so was prevented); let it finish.
+  await shows(page, "#detail", "Item 1");
+  strictEqual(handled.join(), "true,false,false,false,false,false");
+  await page.close();
+});
+
 test("back and forward restore the pages and where they were scrolled; a new page starts at the top, or at its #id", async () => {
   const { page, problems, documents } = await openPage("/");
   await click(page, "#to-long");
