@@ -27,10 +27,11 @@ async function serve(fetch: (request: Request) => Response | Promise<Response>):
     base = `http://127.0.0.1:${server.port}`;
     stop = () => server.stop(true);
   } else if (Deno) {
-    const server = await new Promise<any>((resolve) => {
-      const started = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => resolve(started) }, fetch);
-    });
-    base = `http://127.0.0.1:${server.addr.port}`;
+    // Deno calls onListen before Deno.serve returns.
+    let listening: (port: number) => void = () => {};
+    const port = new Promise<number>((resolve) => (listening = resolve));
+    const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: ({ port }: { port: number }) => listening(port) }, fetch);
+    base = `http://127.0.0.1:${await port}`;
     stop = () => server.shutdown();
   } else {
     const { serve } = await import("@hono/node-server");
