@@ -7,30 +7,13 @@ import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { basename, extname } from "node:path";
 import type { Asset } from "../serve/app-context.ts";
+import { contentType } from "../serve/static-files.ts";
 
-const CONTENT_TYPES: Record<string, string> = {
-  svg: "image/svg+xml",
-  png: "image/png",
-  jpg: "image/jpeg",
-  jpeg: "image/jpeg",
-  gif: "image/gif",
-  webp: "image/webp",
-  avif: "image/avif",
-  ico: "image/x-icon",
-  woff: "font/woff",
-  woff2: "font/woff2",
-  ttf: "font/ttf",
-  otf: "font/otf",
-  eot: "application/vnd.ms-fontobject",
-  mp4: "video/mp4",
-  webm: "video/webm",
-  mp3: "audio/mpeg",
-  wav: "audio/wav",
-  ogg: "audio/ogg",
-};
+// Imported for their URL; other files (text, JSON) keep what the bundler makes of them.
+const ASSET_EXTENSIONS = ["svg", "png", "jpg", "jpeg", "gif", "webp", "avif", "ico", "woff", "woff2", "ttf", "otf", "eot", "mp4", "webm", "mp3", "wav", "ogg"];
 
 /** The files whose import is their URL. */
-export const ASSET_FILE = new RegExp(`\\.(?:${Object.keys(CONTENT_TYPES).join("|")})$`, "i");
+export const ASSET_FILE = new RegExp(`\\.(?:${ASSET_EXTENSIONS.join("|")})$`, "i");
 
 export const IMMUTABLE = "public, max-age=31536000, immutable";
 
@@ -59,7 +42,7 @@ export async function servedAsset(file: AssetFile): Promise<Asset> {
   return {
     body: new Uint8Array(await readFile(file.path)),
     headers: {
-      "content-type": CONTENT_TYPES[extname(file.path).slice(1).toLowerCase()] ?? "application/octet-stream",
+      "content-type": contentType(file.path),
       "cache-control": IMMUTABLE,
       etag: `"${file.hash}"`,
     },

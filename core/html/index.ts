@@ -6,6 +6,7 @@ import { createElement, type ReactNode } from "react";
 import { preinit } from "react-dom";
 import { renderFizz } from "./fizz.ts";
 import { createServerReference } from "react-server-dom-webpack/client.edge";
+import { controlDigest } from "../serve/control-flow.ts";
 import { injectFlightPayload } from "./inline-payload.ts";
 import { LocationContext } from "./location.ts";
 import type { HTMLParts } from "../index.ts";
@@ -79,7 +80,8 @@ export async function renderToHTMLStream(parts: HTMLParts, options: HTMLOptions)
     bootstrapScripts: options.bootstrapScripts,
     bootstrapModules: options.bootstrapModules,
     nonce: options.nonce,
-    onError: options.onError ?? digestOrLog,
+    // notFound() and redirect() keep their digests, which the server answers by.
+    onError: (error) => controlDigest(error) ?? (options.onError ?? digestOrLog)(error),
     signal: options.signal,
     formState: formState as any,
   });

@@ -152,8 +152,9 @@ export async function callServer(id: string, args: unknown[]): Promise<unknown> 
     await showAnswer(response, new URL(response.url), "push", "top", supersede());
     return undefined;
   }
-  // A function that threw still answers 200 (its error is in the payload): any other status is the server refusing the call.
-  if (!response.ok) throw new Error(`The server refused server function ${id}: ${response.status} ${await response.text()}`);
+  // A function that threw still answers 200 (its error is in the payload), one that called notFound() 404 with
+  // the not-found page: any other answer is the server refusing the call.
+  if (!response.ok && !isFlight(response)) throw new Error(`The server refused server function ${id}: ${response.status} ${await response.text()}`);
   const { root, returnValue } = (await createFromFetch(Promise.resolve(response), { callServer, temporaryReferences })) as ActionResponse;
   // After a navigation, the page re-rendered is no longer the one shown.
   if (shownKey === calledFrom) showRoot(root);

@@ -43,6 +43,7 @@ const CONTENT_TYPES: Record<string, string> = {
   ".pdf": "application/pdf",
   ".wasm": "application/wasm",
   ".zip": "application/zip",
+  ".eot": "application/vnd.ms-fontobject",
   ".mp4": "video/mp4",
   ".webm": "video/webm",
   ".mp3": "audio/mpeg",
