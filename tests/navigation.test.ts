@@ -9,8 +9,6 @@
 // superseded by a newer one, and a server function that redirects.
 import { ok, strictEqual } from "node:assert/strict";
 import { createServer } from "node:http";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { loadApp } from "../core/bundle/app.ts";
@@ -23,7 +21,7 @@ let stop = () => {};
 let browser: Browser;
 
 test("the app loads and this runtime's adapter serves it", async () => {
-  const app: any = await loadApp(join(fixture, "server.tsx"), { root: fixture, outdir: mkdtempSync(join(tmpdir(), "contrail-navigation-")) });
+  const app: any = await loadApp(join(fixture, "server.tsx"), { root: fixture });
   const { Bun, Deno } = globalThis as any;
   if (Bun) {
     const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: app.bunFetch });

@@ -1,51 +1,81 @@
 // contrail/app: an HTML app from one server entry. Runs in the host process
-// (the client graph: default React, react-dom/server). `loadApp` bundles the
-// server graph (react-server condition, "use client" modules as references,
-// "use server" modules registered), the client modules for server-side
-// rendering and the browser bundle (server functions as references), hands
-// the server graph its manifest, HTML renderer, browser bundle, stylesheet
-// and imported assets, then imports it: the handlers the entry creates with
-// contrail's adapters answer HTML pages that hydrate, Flight when asked, and
-// serve those files.
-import { mkdtempSync, statSync } from "node:fs";
+// (the client graph: default React, react-dom/server). The app is bundled
+// into the server graph (react-server condition, "use client" modules as
+// references, "use server" modules registered), the client modules for
+// server-side rendering and the browser bundle (server functions as
+// references), with its stylesheet and imported assets: by `build` once into
+// a folder (production), or by `loadApp` at start (development, or an app
+// served by one process). `loadApp` then hands the server graph its
+// manifest, HTML renderer and files and imports it: the handlers the entry
+// creates with contrail's adapters answer HTML pages that hydrate, Flight
+// when asked, and serve those files.
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { extname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { dirname, extname, join, relative, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { setCurrentApp, type Asset } from "../serve/app-context.ts";
 import { renderToHTMLStream, type HTMLOptions } from "../html/index.ts";
+import type { ClientManifest } from "../flight/types.ts";
 import { contentHash, IMMUTABLE, servedAsset, type AssetFile } from "./asset-files.ts";
 import { bundleBrowser, bundleClientModules, loadClientModules, type SSRBundle } from "./client-graph.ts";
 import { bundleServerGraph, type ServerGraph } from "./server-graph.ts";
+import { assertOwnKeyIsEnough, useBuildKey, writeKeyFile } from "./signing-key.ts";
 import { bundleStylesheet } from "./styles.ts";
 
 export { bundleServerGraph, type BundleOptions, type ServerGraph } from "./server-graph.ts";
 
-export interface AppOptions extends Pick<HTMLOptions, "nonce" | "onError"> {
+export interface BuildOptions {
   /** The browser entry (a file path or URL). Default: contrail's, which hydrates the document. */
   browser?: string | URL;
   /** The app's folder: client module ids are paths relative to it. Default: the working directory. */
-  root?: string;
-  /** Where the bundles are written. Default: a new temporary directory. */
-  outdir?: string;
+  root?: string | URL;
+}
+
+export interface AppOptions extends BuildOptions, Pick<HTMLOptions, "nonce" | "onError"> {
+  /**
+   * The folder `contrail build` wrote the app into. In production the app
+   * starts from it, bundling nothing; in development it is ignored (the app
+   * is bundled at start, and rebuilt by the runtime's watch mode).
+   */
+  build?: string | URL;
   /** The folder of static files served at the site's root (a path or file URL), or false for none. Default: `<root>/public`. */
   public?: string | URL | false;
 }
 
+/** What a build's `manifest.json` holds: everything a process needs to serve the app but the bundles themselves. */
+interface BuildManifest {
+  /** The server entry, from the app's folder. */
+  entry: string;
+  /** React's build the bundles hold: "production" or "development". */
+  mode: string;
+  /** "bun" (Bun.build; its output runs on Bun) or "esbuild" (runs on every runtime). */
+  bundler: "bun" | "esbuild";
+  /** The bundles, from the build's folder. */
+  server: string;
+  ssr: string;
+  clientManifest: ClientManifest;
+  /** The browser bundle's URL and the stylesheets'. */
+  bootstrap: string;
+  stylesheets: string[];
+  /** What the handlers serve under `/_contrail/`: its file in the build's `client/` folder and its headers. */
+  files: Record<string, { file: string; headers: Record<string, string> }>;
+}
+
+/** A bundled app: its manifest, the bytes of the files it serves, and its sources. */
+interface BundledApp {
+  manifest: BuildManifest;
+  files: Record<string, Asset>;
+  inputs: string[];
+}
+
+const MANIFEST_FILE = "manifest.json";
 const DEFAULT_BROWSER_ENTRY = new URL("../html/browser-entry" + extname(import.meta.url), import.meta.url);
 
 const pathOf = (file: string | URL) => (file instanceof URL || file.startsWith("file:") ? fileURLToPath(file) : file);
-
-/**
- * `bun --watch` restarts when a module of the process changes, but the app's
- * sources reach the process only through bundles: in development, import them
- * as text so Bun watches them too (Deno and Node take paths to watch).
- */
-async function watchOnBun(inputs: string[]): Promise<void> {
-  if (!(globalThis as any).Bun || process.env.NODE_ENV === "production") return;
-  for (const input of new Set(inputs)) {
-    if (!input.includes("/node_modules/")) await import(input, { with: { type: "text" } });
-  }
-}
+const mode = () => (process.env.NODE_ENV === "production" ? "production" : "development");
+const fromFolder = (folder: string, path: string) => relative(folder, path).split("\\").join("/");
 
 /**
  * The server graph and the client modules for SSR. A "use server" module
@@ -65,13 +95,6 @@ async function bundleGraphs(entry: string, outdir: string, root: string): Promis
   }
 }
 
-/** The app's public folder, if it has one. */
-function publicDirOf(option: AppOptions["public"], root: string): string | undefined {
-  if (option === false) return undefined;
-  const path = resolve(root, option === undefined ? "public" : pathOf(option));
-  return statSync(path, { throwIfNoEntry: false })?.isDirectory() ? path : undefined;
-}
-
 /** Every file the handlers serve under `/_contrail/`, and the stylesheets' URLs. */
 async function servedFiles(root: string, browserJS: string, cssFiles: string[], assetFiles: AssetFile[]) {
   const files: Record<string, Asset> = {};
@@ -89,28 +112,139 @@ async function servedFiles(root: string, browserJS: string, cssFiles: string[], 
   return { files, browserPath, stylesheets, inputs: stylesheet.inputs };
 }
 
-/**
- * Bundles the app whose server entry is `server` and imports it; resolves
- * with the entry's exports (e.g. the handler it created).
- */
-export async function loadApp<Exports = Record<string, any>>(server: string | URL, options: AppOptions = {}): Promise<Exports> {
-  const entry = pathOf(server);
-  const root = resolve(options.root ?? process.cwd());
-  const outdir = options.outdir ?? mkdtempSync(join(tmpdir(), "contrail-"));
+/** `record` with its keys in order, so the same build writes the same bytes. */
+const sortedByKey = <T>(record: Record<string, T>): Record<string, T> => Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : 1)));
+
+/** Bundles the app whose server entry is `entry` into `outdir` (the server graph and SSR bundles; the served files in memory). */
+async function bundleApp(entry: string, root: string, browserEntry: string, outdir: string): Promise<BundledApp> {
   const { graph, ssr } = await bundleGraphs(entry, outdir, root);
-  const clientModules = await loadClientModules(ssr);
-  const browser = await bundleBrowser(graph, pathOf(options.browser ?? DEFAULT_BROWSER_ENTRY), join(outdir, "browser"));
+  const browserDir = join(outdir, "browser");
+  const browser = await bundleBrowser(graph, browserEntry, browserDir);
+  await rm(browserDir, { recursive: true, force: true });
   // The server's CSS first, then the client components' (the browser bundle holds them all).
   const served = await servedFiles(root, browser.js, [...graph.stylesheets, ...browser.stylesheets], [...graph.assets, ...ssr.assets, ...browser.assets]);
-  const inputs = [...graph.inputs, ...ssr.inputs, ...browser.inputs, ...served.inputs];
-  await watchOnBun(inputs.filter((input) => !input.startsWith(outdir)));
-  const { browserPath, stylesheets } = served;
+  const files = sortedByKey(served.files);
+  const manifest: BuildManifest = {
+    entry: fromFolder(root, entry),
+    mode: mode(),
+    bundler: (globalThis as any).Bun ? "bun" : "esbuild",
+    server: fromFolder(outdir, fileURLToPath(graph.url)),
+    ssr: fromFolder(outdir, ssr.outfile),
+    clientManifest: sortedByKey(graph.clientManifest),
+    bootstrap: served.browserPath,
+    stylesheets: served.stylesheets,
+    files: Object.fromEntries(Object.entries(files).map(([path, asset]) => [path, { file: "client" + path.slice("/_contrail".length), headers: asset.headers }])),
+  };
+  return { manifest, files, inputs: [...graph.inputs, ...ssr.inputs, ...browser.inputs, ...served.inputs] };
+}
+
+/**
+ * Builds the app whose server entry is `server` into `outdir`, for
+ * `loadApp(server, { build: outdir })`: the bundles, the files the app
+ * serves (in `client/`), `manifest.json`, and the key that signs server
+ * functions' bound arguments (`server-functions.key`, made once and kept by
+ * rebuilds; never served). The same sources make the same bytes.
+ */
+export async function build(server: string | URL, options: BuildOptions & { outdir: string | URL }): Promise<void> {
+  const outdir = resolve(pathOf(options.outdir));
+  const root = resolve(pathOf(options.root ?? process.cwd()));
+  for (const output of ["server", "ssr", "client", MANIFEST_FILE]) await rm(join(outdir, output), { recursive: true, force: true });
+  const app = await bundleApp(resolve(pathOf(server)), root, pathOf(options.browser ?? DEFAULT_BROWSER_ENTRY), outdir);
+  for (const [path, { file }] of Object.entries(app.manifest.files)) {
+    await mkdir(dirname(join(outdir, file)), { recursive: true });
+    await writeFile(join(outdir, file), app.files[path].body);
+  }
+  await writeFile(join(outdir, MANIFEST_FILE), JSON.stringify(app.manifest, null, 2) + "\n");
+  writeKeyFile(outdir);
+}
+
+/** The build in `outdir`, checked against the process that would serve it. */
+async function readBuild(outdir: string, entry: string): Promise<BundledApp> {
+  const manifestFile = join(outdir, MANIFEST_FILE);
+  if (!existsSync(manifestFile)) throw new Error(`contrail: no build in ${outdir}: run \`contrail build ${entry} --outdir ${outdir}\` first.`);
+  const manifest: BuildManifest = JSON.parse(await readFile(manifestFile, "utf8"));
+  if (manifest.mode !== mode()) {
+    throw new Error(`contrail: the build in ${outdir} holds React's ${manifest.mode} build, but NODE_ENV says ${mode()}: build again, or set NODE_ENV=${manifest.mode}.`);
+  }
+  if (manifest.bundler === "bun" && !(globalThis as any).Bun) {
+    throw new Error(`contrail: the build in ${outdir} was made by Bun and runs on Bun only: build it on this runtime (with Node, its output runs everywhere).`);
+  }
+  const files: Record<string, Asset> = {};
+  for (const [path, { file, headers }] of Object.entries(manifest.files)) files[path] = { body: new Uint8Array(await readFile(join(outdir, file))), headers };
+  return { manifest, files, inputs: [] };
+}
+
+/**
+ * `bun --watch` restarts when a module of the process changes, but the app's
+ * sources reach the process only through bundles: import them as text so
+ * Bun watches them too (Deno and Node take paths to watch).
+ */
+async function watchSources(inputs: string[]): Promise<void> {
+  for (const input of new Set(inputs)) {
+    if (!input.includes("/node_modules/")) await import(input, { with: { type: "text" } });
+  }
+}
+
+/** Under `bun --watch`, whose watcher would restart the process when a bundle it imported is removed. */
+const bunWatches = () => Boolean((globalThis as any).Bun) && process.execArgv.some((flag) => flag === "--watch" || flag === "--hot");
+
+/**
+ * Where an app bundled at start is written: a new temporary folder, removed
+ * once the bundles are imported; under `bun --watch`, one folder per entry,
+ * which each restart bundles into again.
+ */
+function startFolder(entry: string): { outdir: string; remove: boolean } {
+  if (!bunWatches()) return { outdir: mkdtempSync(join(tmpdir(), "contrail-")), remove: true };
+  const outdir = join(tmpdir(), `contrail-watch-${createHash("sha256").update(entry).digest("hex").slice(0, 12)}`);
+  mkdirSync(outdir, { recursive: true });
+  return { outdir, remove: false };
+}
+
+/** The app's public folder, if it has one. */
+function publicDirOf(option: AppOptions["public"], root: string): string | undefined {
+  if (option === false) return undefined;
+  const path = resolve(root, option === undefined ? "public" : pathOf(option));
+  return statSync(path, { throwIfNoEntry: false })?.isDirectory() ? path : undefined;
+}
+
+/** Hands the server graph its app, then imports it; resolves with its exports. */
+async function start<Exports>(app: BundledApp, outdir: string, root: string, options: AppOptions): Promise<Exports> {
+  const { manifest } = app;
+  const clientModules = await loadClientModules(join(outdir, manifest.ssr));
+  const { bootstrap, stylesheets } = manifest;
   setCurrentApp({
-    clientManifest: graph.clientManifest,
+    clientManifest: manifest.clientManifest,
     html: (parts, { signal, url }) =>
-      renderToHTMLStream(parts, { clientModules, bootstrapModules: [browserPath], stylesheets, nonce: options.nonce, onError: options.onError, signal, url }),
-    assets: served.files,
+      renderToHTMLStream(parts, { clientModules, bootstrapModules: [bootstrap], stylesheets, nonce: options.nonce, onError: options.onError, signal, url }),
+    assets: app.files,
     publicDir: publicDirOf(options.public, root),
   });
-  return import(graph.url);
+  return import(pathToFileURL(join(outdir, manifest.server)).href);
+}
+
+/**
+ * Starts the app whose server entry is `server`: from its build (`build`, in
+ * production), or bundled now. Resolves with the entry's exports (e.g. the
+ * handler it created).
+ */
+export async function loadApp<Exports = Record<string, any>>(server: string | URL, options: AppOptions = {}): Promise<Exports> {
+  const entry = resolve(pathOf(server));
+  const root = resolve(pathOf(options.root ?? process.cwd()));
+  if (options.build !== undefined && mode() === "production") {
+    const outdir = resolve(pathOf(options.build));
+    const app = await readBuild(outdir, fromFolder(process.cwd(), entry));
+    if (app.manifest.entry !== fromFolder(root, entry)) throw new Error(`contrail: the build in ${outdir} is of ${app.manifest.entry}, not ${fromFolder(root, entry)}.`);
+    useBuildKey(outdir);
+    return start(app, outdir, root, options);
+  }
+  assertOwnKeyIsEnough();
+  const { outdir, remove } = startFolder(entry);
+  try {
+    const app = await bundleApp(entry, root, pathOf(options.browser ?? DEFAULT_BROWSER_ENTRY), outdir);
+    if (bunWatches()) await watchSources(app.inputs);
+    return await start(app, outdir, root, options);
+  } finally {
+    // Imported: the process holds the bundles (and, in development, their inline source maps).
+    if (remove) rmSync(outdir, { recursive: true, force: true });
+  }
 }

@@ -4,7 +4,7 @@
 // imported assets behave the same whichever runtime bundles.
 import { isBuiltin } from "node:module";
 import { readFile } from "node:fs/promises";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { ASSET_FILE, assetFile, type AssetFile } from "./asset-files.ts";
 import { isAppModule, withSourceLocation } from "./source-location.ts";
 import { CSS_FILE, cssStandIn } from "./styles.ts";
@@ -12,8 +12,14 @@ import { CSS_FILE, cssStandIn } from "./styles.ts";
 export type Loader = "ts" | "tsx" | "js" | "jsx";
 
 export interface BundleSpec {
-  /** The entry module (a file path). */
+  /** The entry module: a file path, or the name of one of `generated`. */
   entry: string;
+  /**
+   * Modules contrail writes (an entry that imports the client modules, the
+   * browser's module registry), by name: bundled from memory, so no file is
+   * left behind and no path of the machine ends up in the output.
+   */
+  generated?: Record<string, string>;
   outdir: string;
   /** The app's folder: CSS modules are named by their path from it. */
   root: string;
@@ -31,6 +37,7 @@ export interface BundleSpec {
 }
 
 const SOURCE_FILE = /\.[cm]?[jt]sx?$/;
+const GENERATED = "contrail-generated";
 const BARE_IMPORT = /^[^./]/;
 // What the host process can import itself; anything else a package holds (CSS, images) is bundled.
 const HOST_MODULE = /\.(?:[cm]?js|json|node)$/;
@@ -59,7 +66,10 @@ function defines(): Record<string, string> {
   return { "process.env.NODE_ENV": JSON.stringify(mode()) };
 }
 
-type LoadResult = { contents: string; loader: Loader | "js" } | undefined;
+// Development stacks name the app's sources: every runtime reads a server bundle's inline map.
+const sourcemapFor = (spec: BundleSpec) => (spec.platform === "server" && mode() !== "production" ? "inline" : undefined);
+
+type LoadResult = { contents: string; loader: Loader | "js"; resolveDir?: string } | undefined;
 
 /** What both bundlers' plugins do when they load a file, and what they found. */
 function loadHooks(spec: BundleSpec) {
@@ -74,7 +84,7 @@ function loadHooks(spec: BundleSpec) {
       inputs.push(path);
       const original = await readFile(path, "utf8");
       const app = isAppModule(path);
-      const source = server && app ? withSourceLocation(original, path) : original;
+      const source = server && app ? withSourceLocation(original, path, spec.outdir) : original;
       const loaded = await spec.load?.(path, source);
       if (loaded !== undefined) return loaded;
       return source !== original || (app && loaderFor(path) === "jsx") ? { contents: source, loader: loaderFor(path) } : undefined;
@@ -94,11 +104,19 @@ function loadHooks(spec: BundleSpec) {
 
 type LoadHooks = ReturnType<typeof loadHooks>;
 
+interface PluginBuild {
+  onResolve(options: { filter: RegExp }, callback: (args: { path: string }) => { path: string; namespace: string } | undefined): void;
+  onLoad(options: { filter: RegExp; namespace?: string }, callback: (args: { path: string }) => Promise<LoadResult> | LoadResult): void;
+}
+
 /** The plugin both bundlers run: their plugin APIs share these calls. */
-function loadPlugin(hooks: LoadHooks) {
+function loadPlugin(spec: BundleSpec, hooks: LoadHooks) {
+  const generated = spec.generated ?? {};
   return {
     name: "contrail-load",
-    setup(build: { onLoad(options: { filter: RegExp }, callback: (args: { path: string }) => Promise<LoadResult>): void }) {
+    setup(build: PluginBuild) {
+      build.onResolve({ filter: /^contrail:/ }, (args) => (Object.hasOwn(generated, args.path) ? { path: args.path, namespace: GENERATED } : undefined));
+      build.onLoad({ filter: /.*/, namespace: GENERATED }, (args) => ({ contents: generated[args.path], loader: "ts", resolveDir: spec.root }));
       build.onLoad({ filter: SOURCE_FILE }, (args) => hooks.source(args.path));
       build.onLoad({ filter: CSS_FILE }, (args) => hooks.stylesheet(args.path));
       build.onLoad({ filter: ASSET_FILE }, (args) => hooks.asset(args.path));
@@ -111,14 +129,14 @@ interface Metafile {
   outputs: Record<string, { entryPoint?: string }>;
 }
 
-/** The CSS files a bundle imports, in the order its modules run (the order the bundlers give CSS). */
-function stylesheetsOf(metafile: Metafile): string[] {
+/** The CSS files a bundle imports, in the order its modules run (the order the bundlers give CSS); the metafile's paths are from `base`. */
+function stylesheetsOf(metafile: Metafile, base: string): string[] {
   const order: string[] = [];
   const seen = new Set<string>();
   const visit = (input: string) => {
     if (seen.has(input)) return;
     seen.add(input);
-    if (CSS_FILE.test(input)) order.push(resolve(input));
+    if (CSS_FILE.test(input)) order.push(resolve(base, input));
     for (const imported of metafile.inputs[input]?.imports ?? []) if (!imported.external) visit(imported.path);
   };
   for (const output of Object.values(metafile.outputs)) if (output.entryPoint) visit(output.entryPoint);
@@ -130,22 +148,29 @@ export async function bundle(spec: BundleSpec): Promise<Bundled> {
   const Bun = (globalThis as any).Bun;
   const hooks = loadHooks(spec);
   const { outfile, metafile } = await (Bun ? bundleWithBun(Bun, spec, hooks) : bundleWithEsbuild(spec, hooks));
-  return { outfile, inputs: hooks.inputs, stylesheets: stylesheetsOf(metafile), assets: hooks.assets };
+  // esbuild's metafile names files from the app's folder, Bun's from the working directory.
+  return { outfile, inputs: hooks.inputs, stylesheets: stylesheetsOf(metafile, Bun ? process.cwd() : spec.root), assets: hooks.assets };
 }
 
 /** Whether the host process imports `path` itself rather than the bundle holding it. */
 const importedByHost = (path: string) => isBuiltin(path) || HOST_MODULE.test(path);
 
+/** How a bundle in `outdir` imports the host's file `path`: relatively, so the output moves with the app and holds no machine path. */
+function hostImport(outdir: string, path: string): string {
+  const specifier = relative(resolve(outdir), path).split("\\").join("/");
+  return specifier.startsWith(".") ? specifier : "./" + specifier;
+}
+
 async function bundleWithBun(Bun: any, spec: BundleSpec, hooks: LoadHooks): Promise<{ outfile: string; metafile: Metafile }> {
-  const plugins: unknown[] = [loadPlugin(hooks)];
+  const plugins: unknown[] = [loadPlugin(spec, hooks)];
   if (spec.externalPackages) {
     plugins.push({
       name: "contrail-host-packages",
       setup: (build: any) =>
         build.onResolve({ filter: BARE_IMPORT }, (args: any) => {
           if (isBuiltin(args.path)) return { path: args.path, external: true };
-          const path = Bun.resolveSync(args.path, dirname(args.importer));
-          return { path, external: importedByHost(path) };
+          const path = Bun.resolveSync(args.path, args.importer.startsWith("contrail:") ? spec.root : dirname(args.importer));
+          return importedByHost(path) ? { path: hostImport(spec.outdir, path), external: true } : { path };
         }),
     });
   }
@@ -159,6 +184,7 @@ async function bundleWithBun(Bun: any, spec: BundleSpec, hooks: LoadHooks): Prom
     define: defines(),
     jsx: { runtime: "automatic" },
     minify: spec.platform === "browser" && mode() === "production",
+    sourcemap: sourcemapFor(spec),
     metafile: true,
     plugins,
   });
@@ -168,7 +194,7 @@ async function bundleWithBun(Bun: any, spec: BundleSpec, hooks: LoadHooks): Prom
 
 async function bundleWithEsbuild(spec: BundleSpec, hooks: LoadHooks): Promise<{ outfile: string; metafile: Metafile }> {
   const esbuild = await import("esbuild");
-  const plugins: import("esbuild").Plugin[] = [loadPlugin(hooks) as import("esbuild").Plugin];
+  const plugins: import("esbuild").Plugin[] = [loadPlugin(spec, hooks) as unknown as import("esbuild").Plugin];
   if (spec.externalPackages) {
     const resolving = Symbol("resolving");
     plugins.push({
@@ -178,7 +204,8 @@ async function bundleWithEsbuild(spec: BundleSpec, hooks: LoadHooks): Promise<{ 
           if (args.pluginData === resolving) return undefined;
           if (isBuiltin(args.path)) return { path: args.path, external: true };
           const resolved = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, pluginData: resolving });
-          return resolved.errors.length > 0 ? { errors: resolved.errors } : { path: resolved.path, external: importedByHost(resolved.path) };
+          if (resolved.errors.length > 0) return { errors: resolved.errors };
+          return importedByHost(resolved.path) ? { path: hostImport(spec.outdir, resolved.path), external: true } : { path: resolved.path };
         }),
     });
   }
@@ -187,6 +214,8 @@ async function bundleWithEsbuild(spec: BundleSpec, hooks: LoadHooks): Promise<{ 
   const result = await esbuild.build({
     entryPoints: [spec.entry],
     outfile,
+    // Paths in the output (its comments) are relative to the app's folder, wherever the build runs from.
+    absWorkingDir: spec.root,
     bundle: true,
     format: "esm",
     platform: server ? "node" : "browser",
@@ -194,6 +223,7 @@ async function bundleWithEsbuild(spec: BundleSpec, hooks: LoadHooks): Promise<{ 
     define: defines(),
     jsx: "automatic",
     minify: !server && mode() === "production",
+    sourcemap: sourcemapFor(spec),
     // CommonJS modules in an ESM bundle call require(): give them one.
     banner: server ? { js: "import { createRequire as __contrailRequire } from 'node:module'; const require = __contrailRequire(import.meta.url);" } : undefined,
     logLevel: "silent",

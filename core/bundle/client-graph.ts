@@ -4,8 +4,8 @@
 // once for the browser, where React's client finds each module by its id
 // through `__webpack_require__`. In both, a "use server" module the client
 // modules import is replaced by server references to its exports.
-import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { extname, join } from "node:path";
+import { readFile } from "node:fs/promises";
+import { extname } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { AssetFile } from "./asset-files.ts";
 import { bundle, exportNamesOf, type BundleSpec } from "./bundler.ts";
@@ -18,9 +18,9 @@ const BROWSER_MODULE = fileURLToPath(new URL("../html/browser" + extname(import.
 const SSR_REFERENCES: ServerReferenceSource = { client: "react-server-dom-webpack/client.edge" };
 const BROWSER_REFERENCES: ServerReferenceSource = { client: "react-server-dom-webpack/client.browser", callServerModule: BROWSER_MODULE };
 
-/** Source of a module whose `modules` maps each client module id to its namespace. */
+/** Source of a module whose `modules` maps each client module id to its namespace, in id order (the same every build). */
 function moduleMapSource(graph: ServerGraph): string {
-  const ids = Object.keys(graph.clientModules);
+  const ids = Object.keys(graph.clientModules).sort();
   const imports = ids.map((id, i) => `import * as m${i} from ${JSON.stringify(graph.clientModules[id])};`);
   const entries = ids.map((id, i) => `${JSON.stringify(id)}: m${i}`);
   return `${imports.join("\n")}\nexport const modules = { ${entries.join(", ")} };\n`;
@@ -49,17 +49,16 @@ export interface SSRBundle {
 
 /** The client modules bundled for server-side rendering in this process. */
 export async function bundleClientModules(graph: ServerGraph, outdir: string): Promise<SSRBundle> {
-  await mkdir(outdir, { recursive: true });
-  const entry = join(outdir, "ssr-entry.ts");
-  await writeFile(entry, moduleMapSource(graph));
+  const entry = "contrail:ssr-entry";
   const { load, replaced } = serverReferences(graph, SSR_REFERENCES);
-  const { outfile, inputs, assets } = await bundle({ entry, outdir, root: graph.root, name: "ssr", platform: "server", externalPackages: true, load });
-  return { outfile, inputs, assets, serverModules: replaced };
+  const generated = { [entry]: moduleMapSource(graph) };
+  const { outfile, inputs, assets } = await bundle({ entry, generated, outdir, root: graph.root, name: "ssr", platform: "server", externalPackages: true, load });
+  return { outfile, inputs, assets, serverModules: replaced.sort() };
 }
 
-/** Loads the SSR bundle: client module id → module namespace. */
-export async function loadClientModules(ssr: SSRBundle): Promise<Record<string, unknown>> {
-  return (await import(pathToFileURL(ssr.outfile).href)).modules;
+/** Loads the SSR bundle `file`: client module id → module namespace. */
+export async function loadClientModules(file: string): Promise<Record<string, unknown>> {
+  return (await import(pathToFileURL(file).href)).modules;
 }
 
 export interface BrowserBundle {
@@ -74,21 +73,18 @@ export interface BrowserBundle {
 
 /** The browser bundle: every client module registered by id, then `browserEntry`. */
 export async function bundleBrowser(graph: ServerGraph, browserEntry: string, outdir: string): Promise<BrowserBundle> {
-  await mkdir(outdir, { recursive: true });
-  // React's webpack client reads __webpack_require__ as it loads, and client
-  // modules may load it (through server references): define it first.
-  const runtime = join(outdir, "webpack-runtime.ts");
-  await writeFile(
-    runtime,
-    "export const registered: Record<string, unknown> = {};\n" +
+  const entry = "contrail:browser-entry";
+  const generated = {
+    // React's webpack client reads __webpack_require__ as it loads, and client
+    // modules may load it (through server references): define it first.
+    "contrail:webpack-runtime":
+      "export const registered: Record<string, unknown> = {};\n" +
       "(globalThis as any).__webpack_require__ = (id: string) => registered[id];\n" +
       "(globalThis as any).__webpack_chunk_load__ = () => Promise.resolve();\n",
-  );
-  const registry = join(outdir, "modules.ts");
-  await writeFile(registry, `import { registered } from ${JSON.stringify(runtime)};\n${moduleMapSource(graph)}Object.assign(registered, modules);\n`);
-  const entry = join(outdir, "browser-entry.ts");
-  await writeFile(entry, [runtime, registry, browserEntry].map((path) => `import ${JSON.stringify(path)};\n`).join(""));
+    "contrail:modules": `import { registered } from "contrail:webpack-runtime";\n${moduleMapSource(graph)}Object.assign(registered, modules);\n`,
+    [entry]: ["contrail:webpack-runtime", "contrail:modules", browserEntry].map((path) => `import ${JSON.stringify(path)};\n`).join(""),
+  };
   const { load } = serverReferences(graph, BROWSER_REFERENCES);
-  const { outfile, inputs, stylesheets, assets } = await bundle({ entry, outdir, root: graph.root, name: "browser", platform: "browser", load });
+  const { outfile, inputs, stylesheets, assets } = await bundle({ entry, generated, outdir, root: graph.root, name: "browser", platform: "browser", load });
   return { js: await readFile(outfile, "utf8"), inputs, stylesheets, assets };
 }

@@ -1,10 +1,12 @@
 // Server code that finds files next to its own (`new URL("./data.json",
 // import.meta.url)`) would read import.meta where it runs: in the bundle, in
 // another folder. In the app's modules bundled for the server, the source
-// file's location is written in its place (on the same line, so stacks keep
-// their line numbers). Strings and comments are left alone.
-import { dirname } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+// file's location takes its place, found from the bundle's own by a relative
+// path (so a build moves with the app and names no folder of the machine
+// that built it), on the same line (so stacks keep their line numbers).
+// Strings and comments are left alone.
+import { relative } from "node:path";
+import { fileURLToPath } from "node:url";
 
 const IMPORT_META = /\/\/[^\n]*|\/\*[\s\S]*?\*\/|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'|\bimport\.meta\.(url|dirname|filename)\b/g;
 
@@ -16,9 +18,15 @@ export function isAppModule(path: string): boolean {
   return !path.includes("/node_modules/") && !path.includes("\\node_modules\\") && !CONTRAIL_FOLDERS.some((folder) => path.startsWith(folder));
 }
 
-/** `source` (the module at `path`) with `import.meta.url`, `.dirname` and `.filename` replaced by its own. */
-export function withSourceLocation(source: string, path: string): string {
+/** `source` (the module at `path`, bundled into `bundleDir`) with `import.meta.url`, `.dirname` and `.filename` replaced by its own. */
+export function withSourceLocation(source: string, path: string, bundleDir: string): string {
   if (!source.includes("import.meta")) return source;
-  const location: Record<string, string> = { url: pathToFileURL(path).href, dirname: dirname(path), filename: path };
-  return source.replace(IMPORT_META, (match, property?: string) => (property ? JSON.stringify(location[property]) : match));
+  const fromBundle = (file: string) => JSON.stringify(encodeURI(relative(bundleDir, file).split("\\").join("/")).replace(/[?#]/g, encodeURIComponent));
+  const url = `new URL(${fromBundle(path)}, import.meta.url)`;
+  const location: Record<string, string> = {
+    url: `${url}.href`,
+    filename: `decodeURIComponent(${url}.pathname)`,
+    dirname: `decodeURIComponent(new URL(".", ${url}).pathname).slice(0, -1)`,
+  };
+  return source.replace(IMPORT_META, (match, property?: string) => (property ? `(${location[property]})` : match));
 }

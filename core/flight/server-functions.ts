@@ -101,9 +101,15 @@ function installModuleLoader(): void {
 installModuleLoader();
 
 // The key that signs bound arguments. Servers that share clients (several
-// instances, restarts) share it through CONTRAIL_SERVER_FUNCTIONS_KEY.
+// processes, instances, restarts) share it: CONTRAIL_SERVER_FUNCTIONS_KEY, or
+// the app's build (../bundle/signing-key.ts); else one per process.
 function key(): Uint8Array | string {
   return (registry.signingKey ??= process.env.CONTRAIL_SERVER_FUNCTIONS_KEY || randomBytes(32));
+}
+
+/** Signs with `signingKey` from now on (the key of the app's build). */
+export function useSigningKey(signingKey: string): void {
+  registry.signingKey = signingKey;
 }
 
 function signature(id: string, payload: string): string {
