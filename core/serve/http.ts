@@ -3,11 +3,13 @@
 // and the answer to a request: a file, or a page (after the server function a
 // POST calls) as HTML or Flight, with the status its render decides:
 // `notFound()` and `redirect()` thrown before the response started, a status
-// and headers the render set, a shell that failed.
+// and headers the render set, a shell that failed; compressed as the request
+// accepts (./compression.ts).
 import { createElement as h } from "react";
 import { currentApp, type Asset, type HTMLRenderer } from "./app-context.ts";
 import { controlDigest, controlFlowOf, parseControlDigest, type ControlFlow } from "./control-flow.ts";
 import { FLIGHT_HEADERS, HTML_HEADERS, wantsFlight } from "./headers.ts";
+import { compressedRender, encodedHeaders, mayCompress, negotiateEncoding, streamRender } from "./compression.ts";
 import { ownFileResponse, publicFileResponse, publicFolder, type PublicFolder } from "./static-files.ts";
 import { ShellError, renderForHTML, renderToSink, type FlightRender } from "../index.ts";
 import { DEV } from "../flight/internals.ts";
@@ -38,6 +40,12 @@ export interface ServeOptions<Req = Request> extends Omit<RenderOptions, "signal
   flight?: boolean;
   /** The folder of static files served at the site's root (an absolute path); false for none. Default: the app's. */
   public?: string | false;
+  /**
+   * Compress text answers (pages, Flight, the app's files, text files of the
+   * public folder) with brotli or gzip as the request's `Accept-Encoding`
+   * allows; false to leave it to a proxy in front. Default: true.
+   */
+  compress?: boolean;
 }
 
 /** The status and headers of a page's answer, which its render may set. */
@@ -64,6 +72,7 @@ export interface Served<Req = Request> {
   flight: boolean;
   assets: Record<string, Asset>;
   publicFolder: PublicFolder | null;
+  compress: boolean;
   renderOptions: Omit<RenderOptions, "signal">;
 }
 
@@ -93,7 +102,7 @@ export function defaultNotFound(): unknown {
 }
 
 export function resolveServeOptions<Req>(options: ServeOptions<Req>): Served<Req> {
-  const { clientManifest, html, errorDocument, serverFunctions, notFound, flight, public: publicDir, ...renderOptions } = options;
+  const { clientManifest, html, errorDocument, serverFunctions, notFound, flight, public: publicDir, compress, ...renderOptions } = options;
   const app = currentApp();
   const manifest = clientManifest ?? app?.clientManifest;
   if (!manifest) {
@@ -112,24 +121,32 @@ export function resolveServeOptions<Req>(options: ServeOptions<Req>): Served<Req
     flight: flight ?? false,
     assets: app?.assets ?? {},
     publicFolder: folder ? publicFolder(folder) : null,
+    compress: compress ?? true,
     renderOptions,
   };
 }
 
 /** The app's own file (under `/_contrail/`, 404 there if unknown) or a file of its public folder; undefined for the app to answer. */
 export async function fileResponse(served: Served<any>, request: Request): Promise<Response | undefined> {
-  return ownFileResponse(request, served.assets) ?? (served.publicFolder ? publicFileResponse(request, served.publicFolder) : undefined);
+  return (
+    (await ownFileResponse(request, served.assets, served.compress)) ??
+    (served.publicFolder ? publicFileResponse(request, served.publicFolder, served.compress) : undefined)
+  );
 }
 
-/** A Flight render answered as it streams: the adapter makes its body (its runtime's stream, or a Node pipe). */
-export interface FlightAnswer {
+/**
+ * A body answered as it is rendered: Flight, or a compressed answer (of
+ * Flight or of a stream). The adapter makes its body on its runtime's native
+ * path (Bun's direct stream, Deno's pulled stream, a Node pipe).
+ */
+export interface StreamedAnswer {
   status: number;
   headers: Headers;
   render: FlightRender;
 }
 
 /** What a page answers, before an adapter turns it into its runtime's response. */
-export type Answer = Response | FlightAnswer;
+export type Answer = Response | StreamedAnswer;
 
 /** The answer as a fetch `Response`, a Flight body made by `toBody`. */
 export function toResponse(answer: Answer, toBody: (render: FlightRender) => ReadableStream<Uint8Array>): Response {
@@ -157,9 +174,42 @@ interface Call {
 
 /**
  * The page `render` makes for a request, after the server function a POST
- * calls (which runs first, so the page shows what it changed).
+ * calls (which runs first, so the page shows what it changed); compressed as the request accepts.
  */
 export async function pageAnswer<Req>(
+  page: PageRequest<Req>,
+  render: (response: PageResponse) => unknown,
+  response?: PageResponse,
+): Promise<Answer> {
+  return compressed(page, await renderedAnswer(page, render, response));
+}
+
+/**
+ * The answer `notFound()` or `redirect()` asks for, thrown by a route before
+ * it rendered; compressed as the request accepts.
+ */
+export async function controlAnswer<Req>(page: PageRequest<Req>, control: ControlFlow): Promise<Answer> {
+  return compressed(page, await controlFlowAnswer(page, control));
+}
+
+/**
+ * The answer compressed as the request accepts, if the handler compresses and
+ * it is text (see ./compression.ts); as it is to HEAD, with `Vary` all the same.
+ */
+function compressed<Req>(page: PageRequest<Req>, answer: Answer): Answer {
+  const bodiless = answer instanceof Response && answer.body === null;
+  if (!page.served.compress || bodiless || !mayCompress(answer.status, answer.headers)) return answer;
+  const { request } = page;
+  const encoding = request.method === "HEAD" ? null : negotiateEncoding(request.headers.get("accept-encoding"));
+  const headers = encodedHeaders(answer.headers, encoding);
+  if (encoding !== null) {
+    const render = answer instanceof Response ? streamRender(answer.body!) : answer.render;
+    return { status: answer.status, headers, render: compressedRender(render, encoding) };
+  }
+  return answer instanceof Response ? new Response(answer.body, { status: answer.status, statusText: answer.statusText, headers }) : { ...answer, headers };
+}
+
+async function renderedAnswer<Req>(
   page: PageRequest<Req>,
   render: (response: PageResponse) => unknown,
   response: PageResponse = { status: 200, headers: new Headers() },
@@ -168,7 +218,7 @@ export async function pageAnswer<Req>(
   const outcome = await runServerFunction(page.request, served.serverFunctions);
   if (outcome?.kind === "refused") return refusal(outcome.status);
   if (outcome?.kind === "form-failed") return errorDocumentResponse(served, served.renderOptions.onError!(outcome.error), outcome.error);
-  if (outcome?.kind === "control") return controlAnswer(page, outcome.control, response, outcome.from === "call" ? rejected(outcome.error) : undefined);
+  if (outcome?.kind === "control") return controlFlowAnswer(page, outcome.control, response, outcome.from === "call" ? rejected(outcome.error) : undefined);
   const call = outcome?.kind === "call" ? outcome : undefined;
   try {
     const model = await render(response);
@@ -177,7 +227,7 @@ export async function pageAnswer<Req>(
   } catch (error) {
     const control = controlFlowOf(error);
     if (control === null) throw error;
-    return controlAnswer(page, control, response, call && rejected(error));
+    return controlFlowAnswer(page, control, response, call && rejected(error));
   }
 }
 
@@ -191,7 +241,7 @@ function rejected(error: unknown): Call {
  * The answer `notFound()` or `redirect()` asks for (thrown by a render, a
  * server function, or a route before it rendered); the not-found page answers a call as its root.
  */
-export function controlAnswer<Req>(
+function controlFlowAnswer<Req>(
   page: PageRequest<Req>,
   control: ControlFlow,
   response: PageResponse = { status: 200, headers: new Headers() },
@@ -247,7 +297,7 @@ async function htmlAnswer<Req>(page: PageRequest<Req>, model: unknown, response:
     const control = context.lastResort ? null : parseControlDigest(digest);
     if (control === null) return errorDocumentResponse(served, digest, error);
     if (!parts.flight.locked) parts.flight.cancel(error).catch(() => {});
-    return controlAnswer(page, control, response);
+    return controlFlowAnswer(page, control, response);
   }
 }
 
@@ -270,7 +320,7 @@ async function flightAnswer<Req>(
     const control = context.lastResort ? null : parseControlDigest(error.digest);
     if (control === null) return { status: 500, headers, render };
     render.cancel(error);
-    return controlAnswer(page, control, response);
+    return controlFlowAnswer(page, control, response);
   }
 }
 

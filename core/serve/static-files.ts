@@ -1,7 +1,8 @@
 // Files served as they are: the app's own hashed files under `/_contrail/`
 // (held in memory, cached for good) and its public folder at the site's root
 // (read from disk, revalidated). Both answer GET and HEAD with validators and
-// 304s. A request for the public folder that is not a file inside it (a
+// 304s, compressed as the request accepts when their type is text (see
+// ./compression.ts; each encoding its own ETag). A request for the public folder that is not a file inside it (a
 // directory, a missing file, `..`, an encoded slash or backslash, a NUL, a
 // dotfile, a symlink leading outside) is not answered here: it falls through
 // to the app, whose routes and not-found page answer it.
@@ -11,6 +12,7 @@ import { realpath, stat } from "node:fs/promises";
 import { extname, join, sep } from "node:path";
 import { Readable } from "node:stream";
 import type { Asset } from "./app-context.ts";
+import { compressOnce, compressedStream, encodedETag, isCompressible, negotiateEncoding, type Encoding } from "./compression.ts";
 
 const OWN_FILES = "/_contrail/";
 
@@ -71,7 +73,7 @@ function notModified(headers: Headers, etag: string, lastModified?: Date): boole
 /** 304 if the request's validators match, a bodiless answer to HEAD; undefined when the body follows. */
 function withoutBody(request: Request, headers: Record<string, string>, lastModified?: Date): Response | undefined {
   if (notModified(request.headers, headers.etag, lastModified)) {
-    const { "content-type": _, "content-length": __, ...validators } = headers;
+    const { "content-type": _, "content-length": __, "content-encoding": ___, ...validators } = headers;
     return new Response(null, { status: 304, headers: validators });
   }
   if (request.method === "HEAD") return new Response(null, { headers });
@@ -89,8 +91,36 @@ function assetETag(asset: Asset): string {
   return etag;
 }
 
+/**
+ * The encoding a file of `contentType` is answered with (null: as it is), or
+ * undefined if it is never compressed (then its answer does not vary by `Accept-Encoding`).
+ */
+function fileEncoding(request: Request, contentType: string | undefined, compress: boolean): Encoding | null | undefined {
+  if (!compress || !isCompressible(contentType)) return undefined;
+  return negotiateEncoding(request.headers.get("accept-encoding"));
+}
+
+/** The file's headers as an answer in `encoding`: `Vary` when it may be compressed; its `Content-Encoding` and ETag when it is. */
+function encodedFileHeaders(headers: Record<string, string>, encoding: Encoding | null | undefined): Record<string, string> {
+  if (encoding === undefined) return headers;
+  const { "content-length": length, ...others } = headers;
+  const varying = { ...others, vary: headers.vary ? `${headers.vary}, Accept-Encoding` : "Accept-Encoding" };
+  if (encoding === null) return length === undefined ? varying : { ...varying, "content-length": length };
+  return { ...varying, "content-encoding": encoding, etag: encodedETag(headers.etag, encoding) };
+}
+
+const compressedAssets = new WeakMap<Asset, Partial<Record<Encoding, Promise<Uint8Array<ArrayBuffer>>>>>();
+
+/** The asset's body in `encoding`, compressed once per process (at the highest quality: the file is immutable) and kept. */
+function compressedAsset(asset: Asset, encoding: Encoding): Promise<Uint8Array<ArrayBuffer>> {
+  let variants = compressedAssets.get(asset);
+  if (!variants) compressedAssets.set(asset, (variants = {}));
+  const bytes = typeof asset.body === "string" ? new TextEncoder().encode(asset.body) : asset.body;
+  return (variants[encoding] ??= compressOnce(bytes, encoding));
+}
+
 /** The app's own file under `/_contrail/`; 404 for any other path there; undefined outside it. */
-export function ownFileResponse(request: Request, assets: Record<string, Asset>): Response | undefined {
+export async function ownFileResponse(request: Request, assets: Record<string, Asset>, compress: boolean): Promise<Response | undefined> {
   // Most requests are not for these files: skip parsing their URL.
   if (!request.url.includes(OWN_FILES)) return undefined;
   const pathname = pathnameOf(request.url);
@@ -99,8 +129,11 @@ export function ownFileResponse(request: Request, assets: Record<string, Asset>)
   if (!asset || (request.method !== "GET" && request.method !== "HEAD")) {
     return new Response("404 Not Found\n", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
   }
-  const headers = { ...asset.headers, etag: assetETag(asset) };
-  return withoutBody(request, headers) ?? new Response(asset.body, { headers });
+  const encoding = fileEncoding(request, asset.headers["content-type"], compress);
+  const headers = encodedFileHeaders({ ...asset.headers, etag: assetETag(asset) }, encoding);
+  const bodiless = withoutBody(request, headers);
+  if (bodiless) return bodiless;
+  return new Response(encoding ? await compressedAsset(asset, encoding) : asset.body, { headers });
 }
 
 /** A folder of static files, served at the site's root. */
@@ -140,7 +173,7 @@ async function fileBody(path: string): Promise<BodyInit> {
 }
 
 /** The file `request` names in the public folder; undefined if it names none (the app answers). */
-export async function publicFileResponse(request: Request, folder: PublicFolder): Promise<Response | undefined> {
+export async function publicFileResponse(request: Request, folder: PublicFolder, compress: boolean): Promise<Response | undefined> {
   if (request.method !== "GET" && request.method !== "HEAD") return undefined;
   const root = await folder.root;
   if (root === null) return undefined;
@@ -157,17 +190,23 @@ export async function publicFileResponse(request: Request, folder: PublicFolder)
     return undefined;
   }
   if (!info.isFile()) return undefined;
-  const headers = {
-    "content-type": contentType(path),
-    "content-length": String(info.size),
-    "cache-control": "public, max-age=0, must-revalidate",
-    etag: `W/"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`,
-    "last-modified": info.mtime.toUTCString(),
-  };
+  const type = contentType(path);
+  // An empty file is answered as it is.
+  const encoding = info.size === 0 ? undefined : fileEncoding(request, type, compress);
+  const headers = encodedFileHeaders(
+    {
+      "content-type": type,
+      "content-length": String(info.size),
+      "cache-control": "public, max-age=0, must-revalidate",
+      etag: `W/"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`,
+      "last-modified": info.mtime.toUTCString(),
+    },
+    encoding,
+  );
   const bodiless = withoutBody(request, headers, info.mtime);
   if (bodiless) return bodiless;
   try {
-    return new Response(await fileBody(path), { headers });
+    return new Response(encoding ? compressedStream(createReadStream(path), encoding) : await fileBody(path), { headers });
   } catch {
     return undefined; // gone since
   }

@@ -1,0 +1,189 @@
+// Compression of answers, by the request's Accept-Encoding: brotli or gzip
+// with node:zlib (native on Node, Bun and Deno; `CompressionStream` cannot
+// flush per chunk). A streamed answer is compressed as it streams: each chunk
+// the renderer writes (the shell, a Suspense boundary, a Flight batch) is
+// flushed through the compressor at once, so it reaches the client when it is
+// rendered rather than when the compressor's buffer fills. Settings suit
+// dynamic content; the app's own immutable files are compressed once, at the
+// highest quality.
+import { Readable, pipeline } from "node:stream";
+import zlib from "node:zlib";
+import type { FlightRender } from "../index.ts";
+import type { Sink } from "../flight/types.ts";
+
+export type Encoding = "br" | "gzip";
+
+/** By preference, when the client weighs them alike. */
+const ENCODINGS: Encoding[] = ["br", "gzip"];
+
+/** The encoding to answer with, from an `Accept-Encoding` (q-values, `*`); null for none (identity). */
+export function negotiateEncoding(acceptEncoding: string | null): Encoding | null {
+  if (!acceptEncoding) return null;
+  const weights = new Map<string, number>();
+  for (const entry of acceptEncoding.toLowerCase().split(",")) {
+    const [name, ...params] = entry.split(";").map((part) => part.trim());
+    if (name === "") continue;
+    const q = params.find((param) => param.startsWith("q="));
+    const weight = q === undefined ? 1 : Number(q.slice(2));
+    weights.set(name, Number.isNaN(weight) ? 0 : weight);
+  }
+  const weightOf = (name: string) => weights.get(name) ?? weights.get("*") ?? 0;
+  let best: Encoding | null = null;
+  for (const encoding of ENCODINGS) if (weightOf(encoding) > (best ? weightOf(best) : 0)) best = encoding;
+  // A client that prefers identity outright gets it.
+  return best !== null && weightOf(best) >= (weights.get("identity") ?? 0) ? best : null;
+}
+
+/** Whether a body of this content type is worth compressing: text, JavaScript, JSON, XML, SVG, Flight. */
+export function isCompressible(contentType: string | null | undefined): boolean {
+  const type = contentType?.split(";")[0].trim().toLowerCase();
+  if (!type) return false;
+  return type.startsWith("text/") || /^application\/(?:javascript|ecmascript|json|xml)$/.test(type) || /\+(?:json|xml)$/.test(type);
+}
+
+/**
+ * Whether an answer with this status and headers may be compressed: a body
+ * of a compressible type, not encoded yet, and no `Cache-Control: no-transform`.
+ */
+export function mayCompress(status: number, headers: Headers): boolean {
+  return (
+    status >= 200 &&
+    status !== 204 &&
+    status !== 304 &&
+    !headers.has("content-encoding") &&
+    !/\bno-transform\b/i.test(headers.get("cache-control") ?? "") &&
+    isCompressible(headers.get("content-type"))
+  );
+}
+
+/** An ETag of the `encoding` variant: each variant has its own, so caches keep them apart. */
+export function encodedETag(etag: string, encoding: Encoding): string {
+  return etag.replace(/"$/, `-${encoding}"`);
+}
+
+/**
+ * The headers of a compressible answer: `Vary: Accept-Encoding` added; when
+ * compressed with `encoding`, its `Content-Encoding` and ETag, without `Content-Length`.
+ */
+export function encodedHeaders(headers: Headers, encoding: Encoding | null): Headers {
+  const encoded = new Headers(headers);
+  if (!/(?:^|,)\s*(?:accept-encoding|\*)\s*(?:,|$)/i.test(encoded.get("vary") ?? "")) encoded.append("vary", "Accept-Encoding");
+  if (encoding === null) return encoded;
+  encoded.set("content-encoding", encoding);
+  encoded.delete("content-length");
+  const etag = encoded.get("etag");
+  if (etag !== null) encoded.set("etag", encodedETag(etag, encoding));
+  return encoded;
+}
+
+/**
+ * A compressor for dynamic content that flushes after every write. Brotli at
+ * quality 4 is smaller than gzip at level 6 and faster (measured on a
+ * 380 KB and a 2.9 MB page); quality 11 is over a hundred times slower.
+ */
+function createCompressor(encoding: Encoding): zlib.BrotliCompress | zlib.Gzip {
+  const { constants } = zlib;
+  return encoding === "br"
+    ? zlib.createBrotliCompress({
+        flush: constants.BROTLI_OPERATION_FLUSH,
+        params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT },
+      })
+    : zlib.createGzip({ level: 6, flush: constants.Z_SYNC_FLUSH });
+}
+
+/**
+ * `render`'s bytes compressed with `encoding`, as a render an adapter streams
+ * on its runtime's native path. Backpressure holds both ways: a full
+ * compressor holds the render, a full sink pauses the compressor.
+ */
+export function compressedRender(render: FlightRender, encoding: Encoding): FlightRender {
+  const compressor = createCompressor(encoding);
+  let sink: Sink | null = null;
+  let started = false;
+  const input: Sink = {
+    write: (chunk) => compressor.write(chunk),
+    close: () => void compressor.end(),
+    error: (reason) => void compressor.destroy(reason as Error),
+  };
+  compressor.on("drain", () => render.pipe(input));
+  compressor.on("data", (chunk: Buffer) => {
+    // A copy: zlib's chunks share its output buffer, which a byte stream's enqueue would detach.
+    const more = sink!.write(new Uint8Array(chunk));
+    sink!.flush?.();
+    if (more === false) compressor.pause();
+  });
+  compressor.on("end", () => sink!.close());
+  compressor.on("error", (reason) => sink?.error(reason));
+  return {
+    pipe(next) {
+      sink = next;
+      if (!started) {
+        started = true;
+        render.pipe(input);
+      }
+      compressor.resume();
+    },
+    abort: (reason) => render.abort(reason),
+    cancel(reason) {
+      render.cancel(reason);
+      compressor.destroy();
+    },
+    shellReady: () => render.shellReady(),
+  };
+}
+
+/** A stream's chunks as a render: each written and flushed as it is read, until the sink is full. */
+export function streamRender(body: ReadableStream<Uint8Array>): FlightRender {
+  const reader = body.getReader();
+  let sink: Sink | null = null;
+  let reading = false;
+  const pump = async () => {
+    reading = true;
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return sink!.close();
+        const more = sink!.write(value);
+        sink!.flush?.();
+        if (more === false) return void (reading = false);
+      }
+    } catch (error) {
+      sink!.error(error);
+    }
+  };
+  const cancel = (reason?: unknown) => void reader.cancel(reason).catch(() => {});
+  return {
+    pipe(next) {
+      sink = next;
+      if (!reading) void pump();
+    },
+    abort: cancel,
+    cancel,
+    shellReady: () => Promise.resolve(),
+  };
+}
+
+/** A Node stream's bytes (a file's) compressed as they are read, as a web stream. */
+export function compressedStream(source: Readable, encoding: Encoding): ReadableStream<Uint8Array> {
+  const compressor = createCompressor(encoding);
+  pipeline(source, compressor, () => {});
+  return Readable.toWeb(compressor) as unknown as ReadableStream<Uint8Array>;
+}
+
+const compressAtBest: Record<Encoding, (bytes: Uint8Array) => Promise<Buffer>> = {
+  br: (bytes) =>
+    new Promise((resolve, reject) =>
+      zlib.brotliCompress(
+        bytes,
+        { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength } },
+        (error, result) => (error ? reject(error) : resolve(result)),
+      ),
+    ),
+  gzip: (bytes) => new Promise((resolve, reject) => zlib.gzip(bytes, { level: 9 }, (error, result) => (error ? reject(error) : resolve(result)))),
+};
+
+/** `bytes` compressed at the highest quality (for files compressed once and kept), off the main thread. */
+export async function compressOnce(bytes: Uint8Array, encoding: Encoding): Promise<Uint8Array<ArrayBuffer>> {
+  const compressed = await compressAtBest[encoding](bytes);
+  return new Uint8Array(compressed.buffer as ArrayBuffer, compressed.byteOffset, compressed.byteLength);
+}
