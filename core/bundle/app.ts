@@ -46,6 +46,8 @@ export interface AppOptions extends BuildOptions, Pick<HTMLOptions, "nonce" | "o
 
 /** What a build's `manifest.json` holds: everything a process needs to serve the app but the bundles themselves. */
 interface BuildManifest {
+  /** The app's folder, from the build's (the default root of the process that serves it). */
+  root: string;
   /** The server entry, from the app's folder. */
   entry: string;
   /** React's build the bundles hold: "production" or "development". */
@@ -125,6 +127,7 @@ async function bundleApp(entry: string, root: string, browserEntry: string, outd
   const served = await servedFiles(root, browser.js, [...graph.stylesheets, ...browser.stylesheets], [...graph.assets, ...ssr.assets, ...browser.assets]);
   const files = sortedByKey(served.files);
   const manifest: BuildManifest = {
+    root: fromFolder(outdir, root) || ".",
     entry: fromFolder(root, entry),
     mode: mode(),
     bundler: (globalThis as any).Bun ? "bun" : "esbuild",
@@ -229,14 +232,15 @@ async function start<Exports>(app: BundledApp, outdir: string, root: string, opt
  */
 export async function loadApp<Exports = Record<string, any>>(server: string | URL, options: AppOptions = {}): Promise<Exports> {
   const entry = resolve(pathOf(server));
-  const root = resolve(pathOf(options.root ?? process.cwd()));
   if (options.build !== undefined && mode() === "production") {
     const outdir = resolve(pathOf(options.build));
     const app = await readBuild(outdir, fromFolder(process.cwd(), entry));
-    if (app.manifest.entry !== fromFolder(root, entry)) throw new Error(`contrail: the build in ${outdir} is of ${app.manifest.entry}, not ${fromFolder(root, entry)}.`);
+    const root = resolve(options.root === undefined ? resolve(outdir, app.manifest.root) : pathOf(options.root));
+    if (resolve(root, app.manifest.entry) !== entry) throw new Error(`contrail: the build in ${outdir} is of ${resolve(root, app.manifest.entry)}, not ${entry}.`);
     useBuildKey(outdir);
     return start(app, outdir, root, options);
   }
+  const root = resolve(pathOf(options.root ?? process.cwd()));
   assertOwnKeyIsEnough();
   const { outdir, remove } = startFolder(entry);
   try {
