@@ -3,6 +3,8 @@
 // cut where contrail called the component (React's `react_stack_bottom_frame`)
 // and rid of frames no developer wrote: React drops node_modules and node:
 // frames; contrail also drops its own files, wherever they are.
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { callSiteText, mapFrame } from "./source-maps.ts";
 
 export type Frame = [string, string, number, number, number, number, boolean];
 export type FrameFilter = (url: string, functionName: string, line: number, column: number) => boolean;
@@ -10,19 +12,30 @@ export type FrameFilter = (url: string, functionName: string, line: number, colu
 /** The name of contrail's component-call frame: stacks end there, as React's do. */
 export const BOTTOM_FRAME = "react_stack_bottom_frame";
 
-const coreURL = new URL("../..", import.meta.url).href;
-const corePath = coreURL.startsWith("file://") ? decodeURIComponent(new URL(coreURL).pathname) : coreURL;
-// Bundled into one file with the app (loadApp's server graph), contrail's
-// frames share the app's URL: there only the cut at the component call,
-// below the app's frames, leaves them out.
-const unbundled = /\/core\/flight\/dev\/stacks\.[jt]s$/.test(import.meta.url);
+const THIS_MODULE = /\/core\/flight\/dev\/stacks\.[jt]s$/;
+let contrailFolder: string[] | undefined;
+
+/**
+ * contrail's folder (core/), as a URL and as a path: this module's, or,
+ * bundled into one file with the app (loadApp's server graph), where its
+ * source map says this module came from. Bundled without one, contrail's
+ * frames share the app's URL: there only the cut at the component call,
+ * below the app's frames, leaves them out.
+ */
+function contrailFolders(): string[] {
+  const own = THIS_MODULE.test(import.meta.url) ? import.meta.url : (parseStack(new Error(), 0)[0]?.[1] ?? "");
+  if (!THIS_MODULE.test(own)) return [];
+  const core = own.slice(0, own.lastIndexOf("/flight/dev/") + 1);
+  return core.startsWith("file:") ? [core, fileURLToPath(core)] : [core, pathToFileURL(core).href];
+}
 
 export function defaultFilterStackFrame(url: string): boolean {
   return url !== "" && !url.startsWith("node:") && !url.includes("node_modules");
 }
 
 function isContrailFrame(url: string): boolean {
-  return unbundled && (url.startsWith(coreURL) || url.startsWith(corePath));
+  contrailFolder ??= contrailFolders();
+  return contrailFolder.length > 0 && (url.startsWith(contrailFolder[0]) || url.startsWith(contrailFolder[1]));
 }
 
 const parsed = new WeakMap<object, Frame[]>();
@@ -44,7 +57,7 @@ function collectCallSites(error: Error, callSites: any[]): string {
     }
     let name = site.isConstructor() ? "new " + (functionName || "<anonymous>") : site.isToplevel() ? functionName : qualifiedName(site, functionName);
     if (name === "<anonymous>") name = "";
-    frames.push([
+    const frame: Frame = [
       name,
       site.getScriptNameOrSourceURL() || "",
       site.getLineNumber() || 0,
@@ -52,11 +65,13 @@ function collectCallSites(error: Error, callSites: any[]): string {
       typeof site.getEnclosingLineNumber === "function" ? site.getEnclosingLineNumber() || 0 : 0,
       typeof site.getEnclosingColumnNumber === "function" ? site.getEnclosingColumnNumber() || 0 : 0,
       site.isAsync(),
-    ]);
+    ];
+    mapFrame(frame, site);
+    frames.push(frame);
   }
   collected = frames;
   let text = (error.name || "Error") + ": " + (error.message || "");
-  for (const site of callSites) text += "\n    at " + site.toString();
+  for (const site of callSites) text += "\n    at " + callSiteText(site);
   return text;
 }
 
