@@ -2,6 +2,7 @@
 // npm install), in production and in development mode (React's two builds).
 import { spawnSync } from "node:child_process";
 import { readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -24,6 +25,10 @@ const suites = readdirSync(join(root, "tests"))
 // as React does), and load, a production server under 30 s of load.
 const productionOnly = new Set(["rows.server.test.ts", "load.test.ts"]);
 
+// Nothing contrail or a suite makes may stay in the temporary folder.
+const temporaryFolders = () => new Set(readdirSync(tmpdir()).filter((name) => name.startsWith("contrail-")));
+const temporaryBefore = temporaryFolders();
+
 const failures = [];
 for (const [runtime, command] of Object.entries(runtimes)) {
   for (const suite of suites) {
@@ -43,6 +48,8 @@ for (const [runtime, command] of Object.entries(runtimes)) {
     }
   }
 }
+const leftBehind = [...temporaryFolders()].filter((name) => !temporaryBefore.has(name));
+if (leftBehind.length > 0) failures.push(`temporary folders left in ${tmpdir()}: ${leftBehind.join(", ")}`);
 if (failures.length > 0) {
   console.error(`\n✗ failed: ${failures.join(", ")}`);
   process.exit(1);
