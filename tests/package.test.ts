@@ -2,74 +2,37 @@
 // same export names), installed into a fresh project with the README's app
 // copied out of README.md as written: a few pages routed by the runtime's own
 // router, a layout with a stylesheet, a logo and links, a CSS module, a
-// not-found page, a form whose server function redirects, and public/. On this
-// runtime, its own adapter and Hono serve it; Chromium checks the first paint
-// is styled, links navigate without a document request, back and forward
-// work; then a client component and its CSS from a package in node_modules
-// join the page.
+// not-found page, a form whose server function redirects, a comment form
+// with a bound argument, and public/. On this runtime, its own adapter and
+// Hono serve it (in production from the README's `contrail build`); Chromium
+// checks the first paint is styled, links navigate without a document
+// request, back and forward work, both forms post with JavaScript on and off;
+// then a client component and its CSS from a package in node_modules join
+// the page.
 import { ok, strictEqual } from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { request as httpRequest } from "node:http";
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { launchBrowser } from "./support/browser.ts";
 import { run, test } from "./support/harness.ts";
 import { startServerProcess } from "./support/server-process.ts";
+import { APP_FILES, HONO_FILES, HOST_FILES, collectProblems, hostCommand, hydrated, packedProject, postComment, production, readmeFiles, runtime, type UserProject } from "./support/user-project.ts";
 
-const root = new URL("..", import.meta.url).pathname;
-const project = mkdtempSync(join(tmpdir(), "contrail-user-"));
-const versions = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).devDependencies;
-const runtime = (globalThis as any).Bun ? "bun" : (globalThis as any).Deno ? "deno" : "node";
-const hostCommand = (file: string) =>
-  runtime === "deno" ? [process.execPath, "run", "-A", "--unstable-no-legacy-abort", file] : [process.execPath, file];
+let project: UserProject;
 let browser: Browser;
 process.env.PORT = "0";
 
-/** The README's code blocks whose first line names a file in a comment (`// app/x.tsx: ...`, or CSS's, SVG's or a text file's comment), by file. */
-function readmeFiles(): Map<string, string> {
-  const readme = readFileSync(join(root, "README.md"), "utf8");
-  const files = new Map<string, string>();
-  for (const [, file, body] of readme.matchAll(/```(?:tsx?|css|svg|txt)\n(?:\/\/|\/\*|<!--|#) ([\w./-]+):[^\n]*\n([\s\S]*?)```/g)) files.set(file, body);
-  return files;
-}
-
-function write(file: string, contents: string): void {
-  mkdirSync(dirname(join(project, file)), { recursive: true });
-  writeFileSync(join(project, file), contents);
-}
-
 test("npm pack builds a tarball with compiled JavaScript and types", () => {
-  execFileSync("npm", ["pack", "--silent", "--pack-destination", project], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
-  const tarball = readdirSync(project).find((file) => file.endsWith(".tgz"));
-  ok(tarball, "no tarball");
-  const listing = execFileSync("tar", ["-tzf", join(project, tarball!)], { encoding: "utf8" });
-  for (const file of ["dist/core/index.js", "dist/core/index.d.ts", "dist/core/bundle/app.js", "dist/core/flight/references.js", "dist/core/html/browser-entry.js", "dist/adapters/node/index.d.ts"]) {
+  project = packedProject();
+  const listing = execFileSync("tar", ["-tzf", join(project.dir, project.tarball)], { encoding: "utf8" });
+  for (const file of ["dist/core/index.js", "dist/core/index.d.ts", "dist/core/bundle/app.js", "dist/core/flight/references.js", "dist/core/html/browser-entry.js", "dist/adapters/node/index.d.ts", "bin/contrail.js"]) {
     ok(listing.includes("package/" + file), file + " is missing from the tarball");
   }
 });
 
-const APP_FILES = ["app/posts.ts", "app/actions.ts", "app/LikeButton.tsx", "app/LikeButton.module.css", "app/app.css", "app/logo.svg", "public/robots.txt", "app/Layout.tsx", "app/pages.tsx"];
-const HOST_FILES: Record<string, string[]> = {
-  bun: ["app/server.bun.tsx", "serve.bun.ts"],
-  deno: ["app/routes.tsx", "app/server.deno.tsx", "serve.deno.ts"],
-  node: ["app/routes.tsx", "app/server.node.tsx", "serve.node.ts"],
-};
-
 test("the tarball and the README's app install into a fresh project", () => {
-  const tarball = readdirSync(project).find((file) => file.endsWith(".tgz"))!;
-  const pick = (name: string) => [name, versions[name]];
-  write("package.json", JSON.stringify({
-    type: "module",
-    dependencies: Object.fromEntries([["contrail", "file:./" + tarball], ...["react", "react-dom", "react-server-dom-webpack", "hono", "@hono/node-server"].map(pick)]),
-  }));
-  const files = readmeFiles();
-  for (const file of [...APP_FILES, ...HOST_FILES[runtime], "app/server.hono.tsx", "serve.hono.ts"]) {
-    ok(files.has(file), `the README shows no ${file}`);
-    write(file, files.get(file)!);
-  }
-  execFileSync("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--silent"], { cwd: project, stdio: ["ignore", "ignore", "inherit"] });
+  project.install([...APP_FILES, ...HOST_FILES[runtime], ...HONO_FILES]);
 });
 
 /** A GET sent as written: fetch() would resolve `..` in the path before sending it. */
@@ -141,20 +104,15 @@ async function checkHTTP(base: string): Promise<void> {
   }
 }
 
-/** Errors and warnings the page logs or throws. */
-function collectProblems(page: Page): string[] {
-  const problems: string[] = [];
-  page.on("console", (message) => void (message.type() === "error" || message.type() === "warning" ? problems.push(message.text()) : 0));
-  page.on("pageerror", (error) => problems.push(error.message));
-  return problems;
-}
-
-/** In Chromium: styled before hydration, links navigate on the client, back and forward, the form's redirect. */
+/** In Chromium: styled before hydration, links navigate on the client, back and forward, the forms (a redirect, a bound argument). */
 async function checkBrowser(base: string, extra?: (page: Page) => Promise<void>): Promise<void> {
   const noScript = await browser.newContext({ javaScriptEnabled: false });
   const staticPage = await noScript.newPage();
   await staticPage.goto(base + "/");
   strictEqual(await staticPage.evaluate(() => getComputedStyle(document.body).backgroundColor), "rgb(248, 250, 252)", "the first paint is styled");
+  // The comment form without JavaScript: React's hidden fields carry the bound post id, signed.
+  await staticPage.goto(base + "/posts/1");
+  await postComment(staticPage);
   await noScript.close();
 
   const page = await browser.newPage();
@@ -163,7 +121,7 @@ async function checkBrowser(base: string, extra?: (page: Page) => Promise<void>)
   page.on("request", (request) => void (request.resourceType() === "document" && documents++));
   await page.goto(base + "/");
   // Links navigate once React has hydrated them.
-  await page.waitForFunction(() => Object.keys(document.querySelector("nav a")!).some((key) => key.startsWith("__reactFiber")));
+  await hydrated(page);
   await page.evaluate(() => ((window as any).sameDocument = true));
   await page.click('#posts a[href="/posts/1"]');
   await page.waitForSelector('#title:has-text("Hello, contrail")');
@@ -172,6 +130,7 @@ async function checkBrowser(base: string, extra?: (page: Page) => Promise<void>)
   await page.click("#like");
   await page.waitForFunction(() => document.querySelector("#like")!.textContent!.includes("1"));
   strictEqual(await page.evaluate(() => getComputedStyle(document.querySelector("#like")!).color), "rgb(225, 29, 72)", "the CSS module styles the button");
+  await postComment(page);
   await page.goBack();
   await page.waitForSelector("#posts");
   strictEqual(new URL(page.url()).pathname, "/");
@@ -192,7 +151,9 @@ async function checkBrowser(base: string, extra?: (page: Page) => Promise<void>)
 }
 
 async function checkApp(host: string, extra?: (page: Page) => Promise<void>): Promise<void> {
-  const server = await startServerProcess(hostCommand(host), project);
+  // In production the host starts from its build (in development it bundles at start).
+  if (production) project.buildFor(host);
+  const server = await startServerProcess(hostCommand(host), project.dir);
   try {
     await checkHTTP(server.base);
     await checkBrowser(server.base, extra);
@@ -210,9 +171,9 @@ test(`the README's Hono app on ${runtime}: the same`, () => checkApp("serve.hono
 
 test('a "use client" component and its stylesheet from a package in node_modules', async () => {
   // A published component library: plain JavaScript, its own "use client", its own CSS.
-  write("node_modules/toggle-kit/package.json", JSON.stringify({ name: "toggle-kit", version: "1.0.0", type: "module", exports: { ".": "./index.js", "./styles.css": "./styles.css" } }));
-  write("node_modules/toggle-kit/styles.css", ".toggle-kit { color: rgb(22, 163, 74); }\n");
-  write("node_modules/toggle-kit/index.js", [
+  project.write("node_modules/toggle-kit/package.json", JSON.stringify({ name: "toggle-kit", version: "1.0.0", type: "module", exports: { ".": "./index.js", "./styles.css": "./styles.css" } }));
+  project.write("node_modules/toggle-kit/styles.css", ".toggle-kit { color: rgb(22, 163, 74); }\n");
+  project.write("node_modules/toggle-kit/index.js", [
     '"use client";',
     'import { createElement, useState } from "react";',
     'import "toggle-kit/styles.css";',
@@ -222,7 +183,7 @@ test('a "use client" component and its stylesheet from a package in node_modules
     "}",
   ].join("\n"));
   const layout = readmeFiles().get("app/Layout.tsx")!;
-  write("app/Layout.tsx", 'import { Toggle } from "toggle-kit";\n' + layout.replace("</nav>", "</nav>\n          <Toggle />"));
+  project.write("app/Layout.tsx", 'import { Toggle } from "toggle-kit";\n' + layout.replace("</nav>", "</nav>\n          <Toggle />"));
   await checkApp(`serve.${runtime}.ts`, async (page) => {
     await page.click("#toggle");
     await page.waitForFunction(() => document.querySelector("#toggle")!.textContent === "on");
@@ -232,7 +193,7 @@ test('a "use client" component and its stylesheet from a package in node_modules
 
 test("cleanup", async () => {
   await browser?.close();
-  rmSync(project, { recursive: true, force: true });
+  project?.remove();
 });
 
 await run("installed package");

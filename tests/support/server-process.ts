@@ -1,4 +1,5 @@
-// Starts a server in a child process and waits for its "listening <port>" line.
+// Starts a server in a child process and waits for its "listening <port>"
+// line (or `deno serve`'s "Listening on http://host:port/").
 import { spawn, type ChildProcess } from "node:child_process";
 
 export interface ServerProcess {
@@ -7,20 +8,50 @@ export interface ServerProcess {
   stop(): void;
 }
 
-export function startServerProcess(command: string[], cwd?: string): Promise<ServerProcess> {
+export interface ServerProcessOptions {
+  /** Variables added to the suite's environment. */
+  env?: Record<string, string>;
+  /** How many "listening" lines to wait for: one per process of a cluster that prints its own. Default 1. */
+  listening?: number;
+  /**
+   * Starts the command in a process group of its own and stops the whole
+   * group: a cluster's workers go with its primary, however it ends.
+   */
+  group?: boolean;
+}
+
+const LISTENING = /listening (\d+)|Listening on http:\/\/[^:]+:(\d+)\//g;
+
+// A suite that fails before it stops its servers must not leave them running.
+const running = new Set<() => void>();
+process.on("exit", () => running.forEach((stop) => stop()));
+
+export function startServerProcess(command: string[], cwd?: string, options: ServerProcessOptions = {}): Promise<ServerProcess> {
   const [program, ...args] = command;
   // The suite's own mode (tests/run.mjs sets NODE_ENV), production by default.
-  const child = spawn(program, args, { cwd, env: { ...process.env, NODE_ENV: process.env.NODE_ENV ?? "production" }, stdio: ["ignore", "pipe", "inherit"] });
-  // A suite that fails before it stops its server must not leave it running.
-  process.on("exit", () => child.kill());
+  const env = { ...process.env, NODE_ENV: process.env.NODE_ENV ?? "production", ...options.env };
+  const child = spawn(program, args, { cwd, env, stdio: ["ignore", "pipe", "inherit"], detached: options.group });
+  const stop = () => {
+    running.delete(stop);
+    try {
+      if (options.group) process.kill(-child.pid!, "SIGKILL");
+      else child.kill();
+    } catch {
+      // Already gone.
+    }
+  };
+  running.add(stop);
   return new Promise((resolve, reject) => {
     let output = "";
     child.stdout!.on("data", (chunk: Buffer) => {
       output += chunk;
-      const match = /listening (\d+)/.exec(output);
-      if (match) resolve({ base: "http://127.0.0.1:" + match[1], child, stop: () => child.kill() });
+      const ports = [...output.matchAll(LISTENING)].map((match) => match[1] ?? match[2]);
+      if (ports.length >= (options.listening ?? 1)) resolve({ base: "http://127.0.0.1:" + ports[0], child, stop });
     });
-    child.on("exit", (code) => reject(new Error(`${command.join(" ")} exited with ${code}`)));
+    child.on("exit", (code) => {
+      stop();
+      reject(new Error(`${command.join(" ")} exited with ${code}`));
+    });
   });
 }
 
