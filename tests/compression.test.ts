@@ -255,15 +255,19 @@ for (const adapter of [runtime, "hono"]) {
     for (const encoding of ["br", "gzip"]) {
       test(`${label}: a compressed (${encoding}) streamed ${kind} delivers its shell before the Suspense boundary's gate opens`, async () => {
         const gate = `${adapter}-${kind}-${encoding}`.replace(/\W/g, "-");
-        const response = await request(base(), `/slow?gate=${gate}`, { ...headers, "accept-encoding": encoding });
-        strictEqual(response.headers.get("content-encoding"), encoding);
-        const decoder = response.body.pipe(decompressor(encoding));
         let text = "";
-        decoder.on("data", (chunk: Buffer) => (text += chunk.toString()));
+        // Until the shell decodes, even the head may be held (by a compressor that does not flush).
+        const streamed = request(base(), `/slow?gate=${gate}`, { ...headers, "accept-encoding": encoding }).then((response) => {
+          strictEqual(response.headers.get("content-encoding"), encoding);
+          const decoder = response.body.pipe(decompressor(encoding));
+          decoder.on("data", (chunk: Buffer) => (text += chunk.toString()));
+          return finished(decoder);
+        });
+        streamed.catch(() => {}); // awaited below, unless the test failed before
         await eventually(async () => text.includes("the shell"), "the shell decodes while the boundary waits");
         ok(!text.includes("late content"), "the boundary has not resolved");
         strictEqual((await request(base(), `/open?gate=${gate}`)).status, 200);
-        await finished(decoder);
+        await streamed;
         ok(text.includes("late content"), "the boundary streamed in after its gate opened");
       });
     }
