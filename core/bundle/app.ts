@@ -18,6 +18,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { setCurrentApp, type Asset } from "../serve/app-context.ts";
 import { renderToHTMLStream, type HTMLOptions } from "../html/index.ts";
 import type { ClientManifest } from "../flight/types.ts";
+import { enableSourceMaps } from "../flight/dev/source-maps.ts";
 import { contentHash, IMMUTABLE, servedAsset, type AssetFile } from "./asset-files.ts";
 import { bundleBrowser, bundleClientModules, loadClientModules, type SSRBundle } from "./client-graph.ts";
 import { bundleServerGraph, type ServerGraph } from "./server-graph.ts";
@@ -213,6 +214,8 @@ function publicDirOf(option: AppOptions["public"], root: string): string | undef
 /** Hands the server graph its app, then imports it; resolves with its exports. */
 async function start<Exports>(app: BundledApp, outdir: string, root: string, options: AppOptions): Promise<Exports> {
   const { manifest } = app;
+  // Development bundles carry their maps: stacks name the app's sources.
+  enableSourceMaps();
   const clientModules = await loadClientModules(join(outdir, manifest.ssr));
   const { bootstrap, stylesheets } = manifest;
   setCurrentApp({
