@@ -3,7 +3,9 @@
 // the same run. Each cell is measured in several processes (identical work
 // varies up to 2x between processes here) and reported as the median of the
 // per-process medians, with their spread; ratios are taken within the run.
-// Usage: run.ts [--quick]
+// Usage: run.ts [--quick] [--processes-only]
+// --processes-only runs the multi-process HTTP cells alone (bench/processes.ts)
+// and writes bench/results/processes.md instead of latest.md.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -11,6 +13,7 @@ import { fileURLToPath } from "node:url";
 import { renderChart } from "./chart.ts";
 import { runHttpBench } from "./http.ts";
 import { writePatchedServer } from "./patched.ts";
+import { processesSection, runProcessBench } from "./processes.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const quick = process.argv.includes("--quick");
@@ -19,6 +22,7 @@ const PROCESSES = quick ? 1 : 3;
 const STREAM_SCENARIOS = quick ? ["A"] : ["B", "F-async"];
 const HTML_SCENARIOS = quick ? ["A", "C"] : ["A", "B", "C", "F"];
 const HTTP_SECONDS = quick ? 2 : 10;
+const PROCESS_BENCH = { seconds: quick ? 3 : 10, repeats: quick ? 1 : 3 };
 const IMPLS = ["stock", "patched", "contrail"];
 const STAGES = ["flight", "flight-dev", "decode", "decode+html", "pipeline"];
 const bin = (name: string) => join(root, "node_modules", ".bin", name);
@@ -62,6 +66,25 @@ const median = (values: number[]) => {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 
+if (process.argv.includes("--processes-only")) {
+  const started = Date.now();
+  const bench = await runProcessBench(root, RUNTIMES, PROCESS_BENCH);
+  const command = `node bench/run.ts --processes-only${quick ? " --quick" : ""}`;
+  const lines = [
+    `# Benchmark results: every core`,
+    ``,
+    `${new Date().toISOString()} · ${((Date.now() - started) / 1000).toFixed(0)} s`,
+    ``,
+    ...processesSection(bench, command),
+  ];
+  const outDir = join(root, "bench", "results");
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(join(outDir, "processes.json"), JSON.stringify({ date: new Date().toISOString(), quick, ...bench }, null, 2));
+  writeFileSync(join(outDir, "processes.md"), lines.join("\n") + "\n");
+  console.log(lines.join("\n"));
+  process.exit(0);
+}
+
 writePatchedServer();
 const started = Date.now();
 const measurements: Measurement[] = [];
@@ -87,6 +110,7 @@ for (const runtime of Object.keys(RUNTIMES)) {
 }
 
 const http = await runHttpBench(root, RUNTIMES, HTTP_SECONDS);
+const processes = await runProcessBench(root, RUNTIMES, PROCESS_BENCH);
 
 // Cells: median of the per-process medians, with the spread between processes.
 interface Cell {
@@ -234,10 +258,11 @@ for (const result of http.filter((r) => r.impl === "contrail")) {
   );
 }
 lines.push(``);
+lines.push(...processesSection(processes, `npm run ${quick ? "bench:quick" : "bench"}`));
 
 const outDir = join(root, "bench", "results");
 mkdirSync(outDir, { recursive: true });
-writeFileSync(join(outDir, "latest.json"), JSON.stringify({ date: new Date().toISOString(), quick, processes: PROCESSES, cells, ratios, http }, null, 2));
+writeFileSync(join(outDir, "latest.json"), JSON.stringify({ date: new Date().toISOString(), quick, processes: PROCESSES, cells, ratios, http, everyCore: processes }, null, 2));
 writeFileSync(join(outDir, "latest.md"), lines.join("\n") + "\n");
 writeFileSync(join(outDir, "latest.svg"), renderChart(ratios.filter((r) => r.stage === "flight"), Object.keys(RUNTIMES), SCENARIOS));
 console.log(lines.join("\n"));
