@@ -30,7 +30,7 @@ export function startServerProcess(command: string[], cwd?: string, options: Ser
   const [program, ...args] = command;
   // The suite's own mode (tests/run.mjs sets NODE_ENV), production by default.
   const env = { ...process.env, NODE_ENV: process.env.NODE_ENV ?? "production", ...options.env };
-  const child = spawn(program, args, { cwd, env, stdio: ["ignore", "pipe", "inherit"], detached: options.group });
+  const child = spawn(program, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: options.group });
   const stop = () => {
     running.delete(stop);
     try {
@@ -43,10 +43,16 @@ export function startServerProcess(command: string[], cwd?: string, options: Ser
   running.add(stop);
   return new Promise((resolve, reject) => {
     let output = "";
-    child.stdout!.on("data", (chunk: Buffer) => {
+    const read = (chunk: Buffer) => {
       output += chunk;
       const ports = [...output.matchAll(LISTENING)].map((match) => match[1] ?? match[2]);
       if (ports.length >= (options.listening ?? 1)) resolve({ base: "http://127.0.0.1:" + ports[0], child, stop });
+    };
+    child.stdout!.on("data", read);
+    // `deno serve` says where it listens on stderr; the server's errors are shown as they come.
+    child.stderr!.on("data", (chunk: Buffer) => {
+      process.stderr.write(chunk);
+      read(chunk);
     });
     child.on("exit", (code) => {
       stop();
