@@ -5,7 +5,7 @@
 // flushed through the compressor at once, so it reaches the client when it is
 // rendered rather than when the compressor's buffer fills. Settings suit
 // dynamic content; the app's own immutable files are compressed once, at the
-// highest quality.
+// highest quality (in production).
 import { Readable, pipeline } from "node:stream";
 import zlib from "node:zlib";
 import type { FlightRender } from "../index.ts";
@@ -14,7 +14,7 @@ import type { Sink } from "../flight/types.ts";
 export type Encoding = "br" | "gzip";
 
 /** By preference, when the client weighs them alike. */
-const ENCODINGS: Encoding[] = ["br", "gzip"];
+export const ENCODINGS: Encoding[] = ["br", "gzip"];
 
 /** The encoding to answer with, from an `Accept-Encoding` (q-values, `*`); null for none (identity). */
 export function negotiateEncoding(acceptEncoding: string | null): Encoding | null {
@@ -77,18 +77,30 @@ export function encodedHeaders(headers: Headers, encoding: Encoding | null): Hea
 }
 
 /**
- * A compressor for dynamic content that flushes after every write. Brotli at
- * quality 4 is smaller than gzip at level 6 and faster (measured on a
- * 380 KB and a 2.9 MB page); quality 11 is over a hundred times slower.
+ * How hard bytes are compressed: "fast" for what is compressed as it is
+ * answered (and files that change with each edit), "best" for files
+ * compressed once and kept.
  */
+export type Effort = "fast" | "best";
+
+/**
+ * Brotli at quality 4 is smaller than gzip at level 6 and as fast or faster
+ * (measured on pages of 380 KB and 2.9 MB); quality 11 is over a hundred
+ * times slower: seconds on a large bundle, fit only for files compressed once.
+ */
+const SETTINGS: { br: Record<Effort, zlib.BrotliOptions>; gzip: Record<Effort, zlib.ZlibOptions> } = {
+  br: {
+    fast: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4, [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT } },
+    best: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT } },
+  },
+  gzip: { fast: { level: 6 }, best: { level: 9 } },
+};
+
+/** A compressor for dynamic content that flushes after every write. */
 function createCompressor(encoding: Encoding): zlib.BrotliCompress | zlib.Gzip {
-  const { constants } = zlib;
   return encoding === "br"
-    ? zlib.createBrotliCompress({
-        flush: constants.BROTLI_OPERATION_FLUSH,
-        params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT },
-      })
-    : zlib.createGzip({ level: 6, flush: constants.Z_SYNC_FLUSH });
+    ? zlib.createBrotliCompress({ ...SETTINGS.br.fast, flush: zlib.constants.BROTLI_OPERATION_FLUSH })
+    : zlib.createGzip({ ...SETTINGS.gzip.fast, flush: zlib.constants.Z_SYNC_FLUSH });
 }
 
 /**
@@ -170,20 +182,12 @@ export function compressedStream(source: Readable, encoding: Encoding): Readable
   return Readable.toWeb(compressor) as unknown as ReadableStream<Uint8Array>;
 }
 
-const compressAtBest: Record<Encoding, (bytes: Uint8Array) => Promise<Buffer>> = {
-  br: (bytes) =>
-    new Promise((resolve, reject) =>
-      zlib.brotliCompress(
-        bytes,
-        { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength } },
-        (error, result) => (error ? reject(error) : resolve(result)),
-      ),
-    ),
-  gzip: (bytes) => new Promise((resolve, reject) => zlib.gzip(bytes, { level: 9 }, (error, result) => (error ? reject(error) : resolve(result)))),
-};
-
-/** `bytes` compressed at the highest quality (for files compressed once and kept), off the main thread. */
-export async function compressOnce(bytes: Uint8Array, encoding: Encoding): Promise<Uint8Array<ArrayBuffer>> {
-  const compressed = await compressAtBest[encoding](bytes);
-  return new Uint8Array(compressed.buffer as ArrayBuffer, compressed.byteOffset, compressed.byteLength);
+/** `bytes` compressed in one go, off the main thread. */
+export function compressBytes(bytes: Uint8Array, encoding: Encoding, effort: Effort): Promise<Uint8Array<ArrayBuffer>> {
+  return new Promise((resolve, reject) => {
+    const done = (error: Error | null, result: Buffer) =>
+      error ? reject(error) : resolve(new Uint8Array(result.buffer as ArrayBuffer, result.byteOffset, result.byteLength));
+    if (encoding === "br") zlib.brotliCompress(bytes, SETTINGS.br[effort], done);
+    else zlib.gzip(bytes, SETTINGS.gzip[effort], done);
+  });
 }

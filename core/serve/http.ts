@@ -10,7 +10,7 @@ import { currentApp, type Asset, type HTMLRenderer } from "./app-context.ts";
 import { controlDigest, controlFlowOf, parseControlDigest, type ControlFlow } from "./control-flow.ts";
 import { FLIGHT_HEADERS, HTML_HEADERS, wantsFlight } from "./headers.ts";
 import { compressedRender, encodedHeaders, mayCompress, negotiateEncoding, streamRender } from "./compression.ts";
-import { ownFileResponse, publicFileResponse, publicFolder, type PublicFolder } from "./static-files.ts";
+import { ownFileResponse, precompressAssets, publicFileResponse, publicFolder, type PublicFolder } from "./static-files.ts";
 import { ShellError, renderForHTML, renderToSink, type FlightRender } from "../index.ts";
 import { DEV } from "../flight/internals.ts";
 import { runServerFunction, type ServerFunctionOptions } from "./server-functions/handle.ts";
@@ -112,6 +112,9 @@ export function resolveServeOptions<Req>(options: ServeOptions<Req>): Served<Req
   const report = renderOptions.onError ?? ((error: unknown) => void console.error(error));
   renderOptions.onError = (error) => controlDigest(error) ?? report(error);
   const folder = publicDir === false ? undefined : (publicDir ?? app?.publicDir);
+  const assets = app?.assets ?? {};
+  // In development the files change with each edit: compressed when asked for, at the streaming settings.
+  if (compress !== false && !DEV) void precompressAssets(assets);
   return {
     clientManifest: manifest,
     html: html ?? app?.html,
@@ -119,7 +122,7 @@ export function resolveServeOptions<Req>(options: ServeOptions<Req>): Served<Req
     serverFunctions: serverFunctions ?? {},
     notFound: notFound ?? defaultNotFound,
     flight: flight ?? false,
-    assets: app?.assets ?? {},
+    assets,
     publicFolder: folder ? publicFolder(folder) : null,
     compress: compress ?? true,
     renderOptions,
@@ -128,9 +131,10 @@ export function resolveServeOptions<Req>(options: ServeOptions<Req>): Served<Req
 
 /** The app's own file (under `/_contrail/`, 404 there if unknown) or a file of its public folder; undefined for the app to answer. */
 export async function fileResponse(served: Served<any>, request: Request): Promise<Response | undefined> {
+  const compression = !served.compress ? "off" : DEV ? "fast" : "best";
   return (
-    (await ownFileResponse(request, served.assets, served.compress)) ??
-    (served.publicFolder ? publicFileResponse(request, served.publicFolder, served.compress) : undefined)
+    (await ownFileResponse(request, served.assets, compression)) ??
+    (served.publicFolder ? publicFileResponse(request, served.publicFolder, compression) : undefined)
   );
 }
 

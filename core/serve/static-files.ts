@@ -12,7 +12,7 @@ import { realpath, stat } from "node:fs/promises";
 import { extname, join, sep } from "node:path";
 import { Readable } from "node:stream";
 import type { Asset } from "./app-context.ts";
-import { compressOnce, compressedStream, encodedETag, isCompressible, negotiateEncoding, type Encoding } from "./compression.ts";
+import { ENCODINGS, compressBytes, compressedStream, encodedETag, isCompressible, negotiateEncoding, type Effort, type Encoding } from "./compression.ts";
 
 const OWN_FILES = "/_contrail/";
 
@@ -92,11 +92,18 @@ function assetETag(asset: Asset): string {
 }
 
 /**
+ * Whether files are compressed, and how hard the app's own: once at the
+ * highest quality in production, at the streaming settings in development
+ * (where they change with each edit).
+ */
+export type FileCompression = "off" | Effort;
+
+/**
  * The encoding a file of `contentType` is answered with (null: as it is), or
  * undefined if it is never compressed (then its answer does not vary by `Accept-Encoding`).
  */
-function fileEncoding(request: Request, contentType: string | undefined, compress: boolean): Encoding | null | undefined {
-  if (!compress || !isCompressible(contentType)) return undefined;
+function fileEncoding(request: Request, contentType: string | undefined, compression: FileCompression): Encoding | null | undefined {
+  if (compression === "off" || !isCompressible(contentType)) return undefined;
   return negotiateEncoding(request.headers.get("accept-encoding"));
 }
 
@@ -109,18 +116,36 @@ function encodedFileHeaders(headers: Record<string, string>, encoding: Encoding 
   return { ...varying, "content-encoding": encoding, etag: encodedETag(headers.etag, encoding) };
 }
 
-const compressedAssets = new WeakMap<Asset, Partial<Record<Encoding, Promise<Uint8Array<ArrayBuffer>>>>>();
+const compressedAssets = new WeakMap<Asset, Partial<Record<Encoding, Promise<Uint8Array<ArrayBuffer> | null>>>>();
 
-/** The asset's body in `encoding`, compressed once per process (at the highest quality: the file is immutable) and kept. */
-function compressedAsset(asset: Asset, encoding: Encoding): Promise<Uint8Array<ArrayBuffer>> {
+/**
+ * The asset's body in `encoding`, compressed once per process and kept;
+ * null if that is no smaller or failed (then it is answered as it is).
+ */
+function compressedAsset(asset: Asset, encoding: Encoding, effort: Effort): Promise<Uint8Array<ArrayBuffer> | null> {
   let variants = compressedAssets.get(asset);
   if (!variants) compressedAssets.set(asset, (variants = {}));
   const bytes = typeof asset.body === "string" ? new TextEncoder().encode(asset.body) : asset.body;
-  return (variants[encoding] ??= compressOnce(bytes, encoding));
+  return (variants[encoding] ??= compressBytes(bytes, encoding, effort).then(
+    (compressed) => (compressed.byteLength < bytes.byteLength ? compressed : null),
+    () => null,
+  ));
+}
+
+/**
+ * Compresses the app's text files at the highest quality before they are
+ * asked for (it takes seconds on a large bundle), one at a time, off the main
+ * thread: a first request waits only for what is left of its own file.
+ */
+export async function precompressAssets(assets: Record<string, Asset>): Promise<void> {
+  for (const asset of Object.values(assets)) {
+    if (!isCompressible(asset.headers["content-type"])) continue;
+    for (const encoding of ENCODINGS) await compressedAsset(asset, encoding, "best");
+  }
 }
 
 /** The app's own file under `/_contrail/`; 404 for any other path there; undefined outside it. */
-export async function ownFileResponse(request: Request, assets: Record<string, Asset>, compress: boolean): Promise<Response | undefined> {
+export async function ownFileResponse(request: Request, assets: Record<string, Asset>, compression: FileCompression): Promise<Response | undefined> {
   // Most requests are not for these files: skip parsing their URL.
   if (!request.url.includes(OWN_FILES)) return undefined;
   const pathname = pathnameOf(request.url);
@@ -129,11 +154,14 @@ export async function ownFileResponse(request: Request, assets: Record<string, A
   if (!asset || (request.method !== "GET" && request.method !== "HEAD")) {
     return new Response("404 Not Found\n", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
   }
-  const encoding = fileEncoding(request, asset.headers["content-type"], compress);
+  const accepted = fileEncoding(request, asset.headers["content-type"], compression);
+  const compressed = accepted && compression !== "off" ? await compressedAsset(asset, accepted, compression) : null;
+  // Answered as it is (varying all the same) if compressing did not make it smaller.
+  const encoding = accepted && !compressed ? null : accepted;
   const headers = encodedFileHeaders({ ...asset.headers, etag: assetETag(asset) }, encoding);
   const bodiless = withoutBody(request, headers);
   if (bodiless) return bodiless;
-  return new Response(encoding ? await compressedAsset(asset, encoding) : asset.body, { headers });
+  return new Response(compressed ?? asset.body, { headers });
 }
 
 /** A folder of static files, served at the site's root. */
@@ -173,7 +201,7 @@ async function fileBody(path: string): Promise<BodyInit> {
 }
 
 /** The file `request` names in the public folder; undefined if it names none (the app answers). */
-export async function publicFileResponse(request: Request, folder: PublicFolder, compress: boolean): Promise<Response | undefined> {
+export async function publicFileResponse(request: Request, folder: PublicFolder, compression: FileCompression): Promise<Response | undefined> {
   if (request.method !== "GET" && request.method !== "HEAD") return undefined;
   const root = await folder.root;
   if (root === null) return undefined;
@@ -192,7 +220,7 @@ export async function publicFileResponse(request: Request, folder: PublicFolder,
   if (!info.isFile()) return undefined;
   const type = contentType(path);
   // An empty file is answered as it is.
-  const encoding = info.size === 0 ? undefined : fileEncoding(request, type, compress);
+  const encoding = info.size === 0 ? undefined : fileEncoding(request, type, compression);
   const headers = encodedFileHeaders(
     {
       "content-type": type,
