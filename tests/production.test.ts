@@ -29,8 +29,12 @@ const root = new URL("..", import.meta.url).pathname;
 const ownHost = `serve.${runtime}.ts`;
 const honoHost = runtime === "deno" ? "serve.hono.deno.ts" : "serve.hono.ts";
 const KEY_FILE = "server-functions.key";
-/** What other suites or runs left in the temporary folder: this suite must add nothing to it. */
-const contrailTemps = () => new Set(readdirSync(tmpdir()).filter((name) => name.startsWith("contrail-")));
+/**
+ * The folders contrail and this suite make in the temporary folder (an app
+ * bundled at start, `bun --watch`'s, the user's project), besides what other
+ * runs left: this suite must add none.
+ */
+const contrailTemps = () => new Set(readdirSync(tmpdir()).filter((name) => /^contrail-(user-\w{6}|watch-\w+|\w{6})$/.test(name)));
 const tempsBefore = contrailTemps();
 let project: UserProject;
 let browser: Browser;
@@ -178,7 +182,7 @@ test("the same sources build the same bytes, naming no folder of the machine; a 
   ok(readFileSync(join(project.dir, "dist/one/manifest.json"), "utf8").includes(`"mode": "${production ? "production" : "development"}"`), "built in the suite's mode");
 });
 
-test(`two processes (${runtime === "deno" ? "deno serve --parallel" : `cluster.${runtime}.ts`}): every load hydrates, every form posts`, async () => {
+test(`two ${runtime === "deno" ? "workers (deno serve --parallel)" : `processes (cluster.${runtime}.ts)`}: every load hydrates, every form posts`, async () => {
   browser = await launchBrowser();
   if (!production) {
     console.log("       (development: hosts bundle at start, a process of their own each; several processes are for production builds: skipped)");
