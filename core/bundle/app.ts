@@ -16,6 +16,7 @@ import { tmpdir } from "node:os";
 import { dirname, extname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { setCurrentApp, type Asset } from "../serve/app-context.ts";
+import { ENCODINGS, compressBytes, isCompressible, type Encoding } from "../serve/compression.ts";
 import { renderToHTMLStream, type HTMLOptions } from "../html/index.ts";
 import type { ClientManifest } from "../flight/types.ts";
 import { enableSourceMaps } from "../flight/dev/source-maps.ts";
@@ -62,8 +63,12 @@ interface BuildManifest {
   /** The browser bundle's URL and the stylesheets'. */
   bootstrap: string;
   stylesheets: string[];
-  /** What the handlers serve under `/_contrail/`: its file in the build's `client/` folder and its headers. */
-  files: Record<string, { file: string; headers: Record<string, string> }>;
+  /**
+   * What the handlers serve under `/_contrail/`: its file in the build's
+   * `client/` folder, its headers, and the files of its compressed forms
+   * (those smaller than it).
+   */
+  files: Record<string, { file: string; headers: Record<string, string>; encoded?: Partial<Record<Encoding, string>> }>;
 }
 
 /** A bundled app: its manifest, the bytes of the files it serves, and its sources. */
@@ -154,9 +159,20 @@ export async function build(server: string | URL, options: BuildOptions & { outd
   const root = resolve(pathOf(options.root ?? process.cwd()));
   for (const output of ["server", "ssr", "client", MANIFEST_FILE]) await rm(join(outdir, output), { recursive: true, force: true });
   const app = await bundleApp(resolve(pathOf(server)), root, pathOf(options.browser ?? DEFAULT_BROWSER_ENTRY), outdir);
-  for (const [path, { file }] of Object.entries(app.manifest.files)) {
-    await mkdir(dirname(join(outdir, file)), { recursive: true });
-    await writeFile(join(outdir, file), app.files[path].body);
+  for (const [path, entry] of Object.entries(app.manifest.files)) {
+    await mkdir(dirname(join(outdir, entry.file)), { recursive: true });
+    const { body, headers } = app.files[path];
+    await writeFile(join(outdir, entry.file), body);
+    if (!isCompressible(headers["content-type"])) continue;
+    // Compressed once here at the highest quality (seconds for a large bundle), rather than by every process at start.
+    const bytes = typeof body === "string" ? new TextEncoder().encode(body) : body;
+    for (const encoding of ENCODINGS) {
+      const compressed = await compressBytes(bytes, encoding, "best");
+      if (compressed.byteLength >= bytes.byteLength) continue;
+      const file = `${entry.file}.${encoding === "gzip" ? "gz" : encoding}`;
+      await writeFile(join(outdir, file), compressed);
+      (entry.encoded ??= {})[encoding] = file;
+    }
   }
   await writeFile(join(outdir, MANIFEST_FILE), JSON.stringify(app.manifest, null, 2) + "\n");
   writeKeyFile(outdir);
@@ -174,7 +190,11 @@ async function readBuild(outdir: string, entry: string): Promise<BundledApp> {
     throw new Error(`contrail: the build in ${outdir} was made by Bun and runs on Bun only: build it on this runtime (with Node, its output runs everywhere).`);
   }
   const files: Record<string, Asset> = {};
-  for (const [path, { file, headers }] of Object.entries(manifest.files)) files[path] = { body: new Uint8Array(await readFile(join(outdir, file))), headers };
+  const read = async (file: string) => new Uint8Array(await readFile(join(outdir, file)));
+  for (const [path, { file, headers, encoded = {} }] of Object.entries(manifest.files)) {
+    files[path] = { body: await read(file), headers, encoded: {} };
+    for (const encoding of ENCODINGS) if (encoded[encoding]) files[path].encoded![encoding] = await read(encoded[encoding]);
+  }
   return { manifest, files, inputs: [] };
 }
 

@@ -23,6 +23,8 @@ export interface HTMLRequestContext {
 export interface Asset {
   body: string | Uint8Array<ArrayBuffer>;
   headers: Record<string, string>;
+  /** The body already compressed (by `contrail build`), by encoding: served as it is. */
+  encoded?: Partial<Record<"br" | "gzip", Uint8Array<ArrayBuffer>>>;
 }
 
 export interface AppContext {

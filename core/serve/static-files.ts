@@ -119,12 +119,15 @@ function encodedFileHeaders(headers: Record<string, string>, encoding: Encoding 
 const compressedAssets = new WeakMap<Asset, Partial<Record<Encoding, Promise<Uint8Array<ArrayBuffer> | null>>>>();
 
 /**
- * The asset's body in `encoding`, compressed once per process and kept;
- * null if that is no smaller or failed (then it is answered as it is).
+ * The asset's body in `encoding`: as the build compressed it, or compressed
+ * once per process and kept; null if that is no smaller or failed (then it
+ * is answered as it is).
  */
 function compressedAsset(asset: Asset, encoding: Encoding, effort: Effort): Promise<Uint8Array<ArrayBuffer> | null> {
   let variants = compressedAssets.get(asset);
   if (!variants) compressedAssets.set(asset, (variants = {}));
+  const built = asset.encoded?.[encoding];
+  if (built) return (variants[encoding] ??= Promise.resolve(built));
   const bytes = typeof asset.body === "string" ? new TextEncoder().encode(asset.body) : asset.body;
   return (variants[encoding] ??= compressBytes(bytes, encoding, effort).then(
     (compressed) => (compressed.byteLength < bytes.byteLength ? compressed : null),
