@@ -12,7 +12,8 @@ import { join } from "node:path";
 import autocannon from "autocannon";
 import { startAppServers } from "./app-servers.ts";
 
-export interface LoadCell {
+/** One autocannon run against one server group. */
+interface LoadRun {
   runtime: string;
   workload: string;
   processes: number;
@@ -22,6 +23,12 @@ export interface LoadCell {
   errors: number;
   /** The CPU autocannon took (this process), in cores: what the servers could not have. */
   loadGeneratorCores: number;
+}
+
+/** A cell's runs (one per round): medians, the spread of requests/s, all errors. */
+export interface LoadCell extends LoadRun {
+  minRequestsPerSecond: number;
+  maxRequestsPerSecond: number;
 }
 
 /** A time measured in several fresh processes: their median and spread. */
@@ -77,6 +84,56 @@ async function load(base: string, workload: string, seconds: number) {
   return autocannon({ url: base + path, connections: CONNECTIONS, duration: seconds, headers: { accept } });
 }
 
+/** Both workloads against the app served by `processes` processes from its build. */
+async function measureLoad(root: string, runtime: string, processes: number, buildDir: string, seconds: number): Promise<LoadRun[]> {
+  const servers = await startAppServers(root, runtime, processes, buildDir);
+  const runs: LoadRun[] = [];
+  try {
+    for (const workload of Object.keys(WORKLOADS)) {
+      // Warm every process's JIT first; autocannon spreads its connections over them all.
+      await load(servers.base, workload, Math.max(1, seconds / 3));
+      const cpuBefore = process.cpuUsage();
+      const result = await load(servers.base, workload, seconds);
+      const cpu = process.cpuUsage(cpuBefore);
+      runs.push({
+        runtime,
+        workload,
+        processes,
+        requestsPerSecond: result.requests.average,
+        p99: result.latency.p99,
+        bytesPerAnswer: result.throughput.total / Math.max(1, result.requests.total),
+        errors: result.errors + result.non2xx,
+        loadGeneratorCores: (cpu.user + cpu.system) / 1e6 / seconds,
+      });
+      console.error(`  processes ${runtime} ×${processes} ${workload}: ${result.requests.average} req/s`);
+    }
+  } finally {
+    await servers.stop();
+  }
+  return runs;
+}
+
+/** The runs of each cell folded into one. */
+function loadCells(runs: LoadRun[]): LoadCell[] {
+  const groups = new Map<string, LoadRun[]>();
+  for (const run of runs) {
+    const key = [run.runtime, run.workload, run.processes].join("|");
+    groups.set(key, [...(groups.get(key) ?? []), run]);
+  }
+  return [...groups.values()].map((group) => {
+    const rates = group.map((run) => run.requestsPerSecond);
+    return {
+      ...group[0],
+      requestsPerSecond: median(rates),
+      minRequestsPerSecond: Math.min(...rates),
+      maxRequestsPerSecond: Math.max(...rates),
+      p99: median(group.map((run) => run.p99)),
+      errors: group.reduce((sum, run) => sum + run.errors, 0),
+      loadGeneratorCores: median(group.map((run) => run.loadGeneratorCores)),
+    };
+  });
+}
+
 export async function runProcessBench(
   root: string,
   runtimes: Record<string, (conditions: string[]) => string[]>,
@@ -108,31 +165,12 @@ export async function runProcessBench(
       for (const [from, values] of Object.entries(startups)) bench.startup.push(timing(runtime, from, values));
       console.error(`  processes ${runtime}: start-up ${JSON.stringify(startups)}`);
 
-      for (const processes of [1, cores]) {
-        const servers = await startAppServers(root, runtime, processes, buildDir);
-        try {
-          for (const workload of Object.keys(WORKLOADS)) {
-            // Warm every process's JIT first; autocannon spreads its connections over them all.
-            await load(servers.base, workload, Math.max(1, seconds / 3));
-            const cpuBefore = process.cpuUsage();
-            const result = await load(servers.base, workload, seconds);
-            const cpu = process.cpuUsage(cpuBefore);
-            bench.load.push({
-              runtime,
-              workload,
-              processes,
-              requestsPerSecond: result.requests.average,
-              p99: result.latency.p99,
-              bytesPerAnswer: result.throughput.total / Math.max(1, result.requests.total),
-              errors: result.errors + result.non2xx,
-              loadGeneratorCores: (cpu.user + cpu.system) / 1e6 / seconds,
-            });
-            console.error(`  processes ${runtime} ×${processes} ${workload}: ${result.requests.average} req/s`);
-          }
-        } finally {
-          await servers.stop();
-        }
+      // Rounds alternate 1 and N processes, so a change of the machine's load falls on both.
+      const runs: LoadRun[] = [];
+      for (let round = 0; round < repeats; round++) {
+        for (const processes of [1, cores]) runs.push(...(await measureLoad(root, runtime, processes, buildDir, seconds)));
       }
+      bench.load.push(...loadCells(runs));
     }
   } finally {
     rmSync(buildsDir, { recursive: true, force: true });
@@ -142,6 +180,7 @@ export async function runProcessBench(
 }
 
 const fmt = (n: number) => (n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2));
+const rate = (cell: LoadCell) => `${cell.requestsPerSecond.toFixed(0)} (${cell.minRequestsPerSecond.toFixed(0)}–${cell.maxRequestsPerSecond.toFixed(0)})`;
 const spread = (t: Timing) => `${fmt(t.ms)} (${fmt(t.min)}–${fmt(t.max)})`;
 
 /** The results as a section of bench/results/*.md. */
@@ -155,7 +194,7 @@ export function processesSection(bench: ProcessBench, command: string): string[]
       `Bun: ${cores} processes \`Bun.serve({ reusePort: true })\` spawned by a launcher (the kernel spreads connections); Deno: \`deno serve --parallel\` (${cores} isolates on threads of one process); ` +
       `Node: node:cluster (the primary hands connections to ${cores} workers in turn). 1 process: the same program alone.`,
     ``,
-    `autocannon, ${CONNECTIONS} connections, ${seconds} s per cell after a warm-up, answers uncompressed (it sends no Accept-Encoding). ` +
+    `autocannon, ${CONNECTIONS} connections, ${seconds} s per run after a warm-up, ${repeats} rounds alternating 1 and ${cores} processes: req/s median (min–max), p99 median, answers uncompressed (it sends no Accept-Encoding). ` +
       `**The load generator (one Node thread) runs on the same ${cores} cores as the servers**: at ${cores} server processes they compete with it for the cores, so the scaling here is a floor, not what a machine with spare cores shows. ` +
       `Load average (1 min) at the start ${bench.loadAverage[0].toFixed(2)}, at the end ${bench.loadAverage[1].toFixed(2)}: other work on the machine took cores too.`,
     ``,
@@ -166,7 +205,7 @@ export function processesSection(bench: ProcessBench, command: string): string[]
     const all = bench.load.find((cell) => cell.runtime === one.runtime && cell.workload === one.workload && cell.processes === cores);
     if (!all) continue;
     lines.push(
-      `| ${one.runtime} | ${one.workload} | ${(one.bytesPerAnswer / 1024).toFixed(1)} | ${one.requestsPerSecond.toFixed(0)} | ${all.requestsPerSecond.toFixed(0)} | ` +
+      `| ${one.runtime} | ${one.workload} | ${(one.bytesPerAnswer / 1024).toFixed(1)} | ${rate(one)} | ${rate(all)} | ` +
         `${(all.requestsPerSecond / one.requestsPerSecond).toFixed(2)}x | ${one.p99} | ${all.p99} | ${one.errors + all.errors} | ` +
         `${one.loadGeneratorCores.toFixed(2)} / ${all.loadGeneratorCores.toFixed(2)} |`,
     );

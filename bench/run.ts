@@ -22,7 +22,7 @@ const PROCESSES = quick ? 1 : 3;
 const STREAM_SCENARIOS = quick ? ["A"] : ["B", "F-async"];
 const HTML_SCENARIOS = quick ? ["A", "C"] : ["A", "B", "C", "F"];
 const HTTP_SECONDS = quick ? 2 : 10;
-const PROCESS_BENCH = { seconds: quick ? 3 : 10, repeats: quick ? 1 : 3 };
+const PROCESS_BENCH = { seconds: quick ? 2 : 5, repeats: quick ? 1 : 3 };
 const IMPLS = ["stock", "patched", "contrail"];
 const STAGES = ["flight", "flight-dev", "decode", "decode+html", "pipeline"];
 const bin = (name: string) => join(root, "node_modules", ".bin", name);
