@@ -6,8 +6,10 @@
 //   column, but `getScriptNameOrSourceURL()` still names the bundle.
 // - Node applies them to `error.stack` only once enabled (before a bundle
 //   loads, the only time it reads the map), and never to call sites: the
-//   frames are looked up in the map Node kept (`findSourceMap`), decoded once
-//   per bundle on first use.
+//   frames are looked up in the map Node kept (`findSourceMap`, decoded once
+//   per bundle on first use).
+// A development render reads thousands of stacks (every element's), over
+// the same few code positions: each position is looked up once.
 // Frames of files without a source map are left as they are.
 import * as nodeModule from "node:module";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -26,75 +28,103 @@ export function enableSourceMaps(): void {
 }
 
 interface NodeSourceMap {
-  findEntry(line: number, column: number): { generatedLine?: number; generatedColumn?: number; originalSource?: string; originalLine?: number; originalColumn?: number };
+  findEntry(line: number, column: number): { generatedLine?: number; originalSource?: string; originalLine?: number; originalColumn?: number };
 }
 
-// Per script URL: Node's source map of it, or null when it has none.
-const nodeMaps = new Map<string, NodeSourceMap | null>();
-// Per script URL, on Deno: whether its call sites name another file (their source).
+/** A source file (URL, and as Node prints it: a path), line and column. */
+type Origin = [url: string, printed: string, line: number, column: number];
+
+/** A bundle's map, and its positions already looked up (keyed by line and column). */
+interface BundleMap {
+  map: NodeSourceMap;
+  origins: Map<number, Origin | null>;
+}
+
+// Per script URL: its source map, or null when it has none.
+const bundleMaps = new Map<string, BundleMap | null>();
+// Per source URL, the path Node prints.
+const printed = new Map<string, string>();
+// Node: a call site's text (as `toString()` gives it) at its source's position.
+const mappedTexts = new Map<string, string>();
+// Deno: per script URL, whether its call sites name another file (their source).
 const denoMapped = new Map<string, boolean>();
 
-function nodeMapOf(url: string): NodeSourceMap | null {
-  let map = nodeMaps.get(url);
-  if (map === undefined) {
-    map = process.sourceMapsEnabled ? ((nodeModule.findSourceMap(url) as NodeSourceMap | undefined) ?? null) : null;
-    nodeMaps.set(url, map);
+function bundleMapOf(url: string): BundleMap | null {
+  let bundle = bundleMaps.get(url);
+  if (bundle === undefined) {
+    const map = process.sourceMapsEnabled ? (nodeModule.findSourceMap(url) as NodeSourceMap | undefined) : undefined;
+    bundle = map === undefined ? null : { map, origins: new Map() };
+    bundleMaps.set(url, bundle);
   }
-  return map;
+  return bundle;
 }
 
 /** The source position of a 1-based position of a bundle (as Node maps it in `error.stack`), when the map has one on that line. */
-function nodeOrigin(map: NodeSourceMap, line: number, column: number): [string, number, number] | null {
-  const entry = map.findEntry(line - 1, column - 1);
-  if (entry.originalSource === undefined || entry.generatedLine !== line - 1) return null;
-  return [entry.originalSource, entry.originalLine! + 1, entry.originalColumn! + 1];
+function originOf(bundle: BundleMap, line: number, column: number): Origin | null {
+  const key = line * 0x100000000 + column;
+  let origin = bundle.origins.get(key);
+  if (origin === undefined) {
+    const entry = bundle.map.findEntry(line - 1, column - 1);
+    const source = entry.originalSource;
+    if (source === undefined || entry.generatedLine !== line - 1) origin = null;
+    else {
+      let path = printed.get(source);
+      if (path === undefined) printed.set(source, (path = source.startsWith("file:") ? fileURLToPath(source) : source));
+      origin = [source, path, entry.originalLine! + 1, entry.originalColumn! + 1];
+    }
+    bundle.origins.set(key, origin);
+  }
+  return origin;
 }
 
 /**
  * Rewrites `frame` (as read from `site`: its script URL, line, column and
- * enclosing function's position) to name its source; true if it did.
+ * enclosing function's position) to name its source.
  */
-export function mapFrame(frame: Frame, site: any): boolean {
+export function mapFrame(frame: Frame, site: any): void {
   const url = frame[1];
-  if (url === "" || runtime === "bun") return false;
+  if (url === "" || runtime === "bun") return;
   if (runtime === "deno") {
     // Deno's line and column are the source's already; its file name too.
-    if (denoMapped.get(url) === false) return false;
+    if (denoMapped.get(url) === false) return;
     const file: string | null = site.getFileName();
     const mapped = file !== null && file !== url && !url.endsWith(file);
     if (!denoMapped.has(url)) denoMapped.set(url, mapped);
-    if (!mapped) return false;
-    frame[1] = file.startsWith("/") ? pathToFileURL(file).href : file;
-    return true;
+    if (mapped) frame[1] = file.startsWith("/") ? pathToFileURL(file).href : file;
+    return;
   }
-  const map = nodeMapOf(url);
-  if (map === null) return false;
-  const origin = nodeOrigin(map, frame[2], frame[3]);
-  if (origin === null) return false;
-  const enclosing = frame[4] > 0 ? nodeOrigin(map, frame[4], frame[5]) : null;
+  const bundle = bundleMapOf(url);
+  const origin = bundle === null ? null : originOf(bundle, frame[2], frame[3]);
+  if (origin === null) return;
+  const enclosing = frame[4] > 0 ? originOf(bundle!, frame[4], frame[5]) : null;
   frame[1] = origin[0];
-  frame[2] = origin[1];
-  frame[3] = origin[2];
-  // The enclosing function's position only if it is in the same source (React then ignores an impossible one).
-  frame[4] = enclosing !== null && enclosing[0] === origin[0] ? enclosing[1] : 0;
-  frame[5] = enclosing !== null && enclosing[0] === origin[0] ? enclosing[2] : 0;
-  return true;
+  frame[2] = origin[2];
+  frame[3] = origin[3];
+  // The enclosing function's position only if it is in the same source (React ignores an impossible one).
+  const sameSource = enclosing !== null && enclosing[0] === origin[0];
+  frame[4] = sameSource ? enclosing[2] : 0;
+  frame[5] = sameSource ? enclosing[3] : 0;
 }
 
 /** `site` as a line of `error.stack` prints it ("name (file:line:column)"), at its source's position. */
 export function callSiteText(site: any): string {
   const text: string = site.toString();
-  if (runtime !== "node") return text;
-  const url: string | null = site.getScriptNameOrSourceURL();
-  const map = url ? nodeMapOf(url) : null;
-  if (map === null) return text;
-  const line: number = site.getLineNumber();
-  const column: number = site.getColumnNumber();
-  const origin = nodeOrigin(map, line, column);
-  const at = url + ":" + line + ":" + column;
-  const index = text.lastIndexOf(at);
-  if (origin === null || index === -1) return text;
-  // As Node prints a mapped frame: a file by its path.
-  const source = origin[0].startsWith("file:") ? fileURLToPath(origin[0]) : origin[0];
-  return text.slice(0, index) + source + ":" + origin[1] + ":" + origin[2] + text.slice(index + at.length);
+  if (runtime !== "node" || !process.sourceMapsEnabled) return text;
+  let mapped = mappedTexts.get(text);
+  if (mapped === undefined) {
+    mapped = text;
+    const url: string | null = site.getScriptNameOrSourceURL();
+    const bundle = url ? bundleMapOf(url) : null;
+    if (bundle !== null) {
+      const line: number = site.getLineNumber();
+      const column: number = site.getColumnNumber();
+      const origin = originOf(bundle, line, column);
+      const at = url + ":" + line + ":" + column;
+      const index = text.lastIndexOf(at);
+      // As Node prints a mapped frame: a file by its path.
+      if (origin !== null && index !== -1) mapped = text.slice(0, index) + origin[1] + ":" + origin[2] + ":" + origin[3] + text.slice(index + at.length);
+    }
+    mappedTexts.set(text, mapped);
+  }
+  return mapped;
 }
