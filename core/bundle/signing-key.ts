@@ -39,6 +39,7 @@ export function assertOwnKeyIsEnough(): void {
   throw new Error(
     "contrail: this process is one of several serving the app, which it bundled at start: each would sign server functions' " +
       "bound arguments with a key of its own, and refuse the others' forms. Build the app once (`contrail build <entry> --outdir <dir>`) " +
-      "and pass `build: <dir>` to loadApp (the build holds the key every process shares), or set CONTRAIL_SERVER_FUNCTIONS_KEY.",
+      "and start the processes with NODE_ENV=production and `build: <dir>` passed to loadApp (the build holds the key every process " +
+      "shares; development never starts from a build), or set CONTRAIL_SERVER_FUNCTIONS_KEY.",
   );
 }
