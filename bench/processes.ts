@@ -196,7 +196,7 @@ export function processesSection(bench: ProcessBench, command: string): string[]
     ``,
     `autocannon, ${CONNECTIONS} connections, ${seconds} s per run after a warm-up, ${repeats} rounds alternating 1 and ${cores} processes: req/s median (min–max), p99 median, answers uncompressed (it sends no Accept-Encoding). ` +
       `**The load generator (one Node thread) runs on the same ${cores} cores as the servers**: at ${cores} server processes they compete with it for the cores, so the scaling here is a floor, not what a machine with spare cores shows. ` +
-      `Load average (1 min) at the start ${bench.loadAverage[0].toFixed(2)}, at the end ${bench.loadAverage[1].toFixed(2)}: other work on the machine took cores too.`,
+      `Load average (1 min) before the run ${bench.loadAverage[0].toFixed(2)} (other work on the machine, which takes cores too), after it ${bench.loadAverage[1].toFixed(2)} (the bench's own servers included).`,
     ``,
     `| runtime | workload | KB/answer | 1 process req/s | ${cores} req/s | × | 1 process p99 ms | ${cores} p99 ms | errors | autocannon cores (1 / ${cores}) |`,
     `|---|---|---:|---:|---:|---:|---:|---:|---:|---:|`,
