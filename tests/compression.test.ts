@@ -14,13 +14,10 @@ import { finished } from "node:stream/promises";
 import zlib from "node:zlib";
 import { negotiateEncoding } from "../core/serve/compression.ts";
 import { eventually, run, test } from "./support/harness.ts";
-import { startServerProcess, type ServerProcess } from "./support/server-process.ts";
+import { hostScriptCommand, startServerProcess, type ServerProcess } from "./support/server-process.ts";
 
 const runtime = (globalThis as any).Bun ? "bun" : (globalThis as any).Deno ? "deno" : "node";
 const script = new URL("./servers/compression.ts", import.meta.url).pathname;
-// The server bundles its graph with loadApp, so it runs in the default graph (no react-server condition).
-const hostCommand = (adapter: string) =>
-  (globalThis as any).Deno ? [process.execPath, "run", "-A", "--unstable-no-legacy-abort", script, adapter] : [process.execPath, script, adapter];
 
 interface RawResponse {
   status: number;
@@ -187,7 +184,7 @@ for (const adapter of [runtime, "hono"]) {
   }
 
   test(`${label}: starts on loopback`, async () => {
-    servers[adapter] = await startServerProcess(hostCommand(adapter));
+    servers[adapter] = await startServerProcess(hostScriptCommand(script, adapter));
   });
 
   test(`${label}: an HTML page in brotli and gzip decodes to the uncompressed page`, async () => {

@@ -12,14 +12,11 @@ import { readFileSync } from "node:fs";
 import { connect } from "node:net";
 import { encodeReply } from "react-server-dom-webpack/client.edge";
 import { run, test } from "./support/harness.ts";
-import { startServerProcess, type ServerProcess } from "./support/server-process.ts";
+import { hostScriptCommand, startServerProcess, type ServerProcess } from "./support/server-process.ts";
 
 const runtime = (globalThis as any).Bun ? "bun" : (globalThis as any).Deno ? "deno" : "node";
 const script = new URL("./servers/serve-app.ts", import.meta.url).pathname;
 const publicDir = new URL("./fixtures/serve/public/", import.meta.url);
-// The server bundles its graph with loadApp, so it runs in the default graph (no react-server condition).
-const hostCommand = (adapter: string) =>
-  (globalThis as any).Deno ? [process.execPath, "run", "-A", "--unstable-no-legacy-abort", script, adapter] : [process.execPath, script, adapter];
 
 const html = { accept: "text/html" };
 const flight = { accept: "text/x-component", rsc: "1" };
@@ -106,7 +103,7 @@ for (const adapter of [runtime, "hono"]) {
   const base = () => servers[adapter].base;
 
   test(`${label}: starts on loopback`, async () => {
-    servers[adapter] = await startServerProcess(hostCommand(adapter));
+    servers[adapter] = await startServerProcess(hostScriptCommand(script, adapter));
   });
 
   test(`${label}: public files, with their content types, validators and revalidation headers`, async () => {

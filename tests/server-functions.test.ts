@@ -8,7 +8,7 @@ import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { connect } from "node:net";
 import { createFromFetch, createTemporaryReferenceSet, encodeReply } from "react-server-dom-webpack/client.edge";
 import { run, test } from "./support/harness.ts";
-import { startServerProcess, type ServerProcess } from "./support/server-process.ts";
+import { hostScriptCommand, startServerProcess, type ServerProcess } from "./support/server-process.ts";
 
 // React's browser client calls server functions (the edge client is for server-side rendering); it
 // wraps the chunk loader of a webpack runtime when it loads, so it needs one.
@@ -20,10 +20,7 @@ const production = process.env.NODE_ENV === "production";
 const serverConsumerManifest = { moduleMap: {}, serverModuleMap: null, moduleLoading: null };
 const BODY_SIZE_LIMIT = 1024 * 1024;
 
-// The server bundles its graph with loadApp, so it runs in the default graph (no react-server condition).
 const script = new URL("./servers/server-functions.ts", import.meta.url).pathname;
-const hostCommand = (adapter: string) =>
-  (globalThis as any).Deno ? [process.execPath, "run", "-A", "--unstable-no-legacy-abort", script, adapter] : [process.execPath, script, adapter];
 
 interface Counters {
   actions: number;
@@ -208,7 +205,7 @@ for (const adapter of [runtime, "hono"]) {
   const base = () => servers[adapter].base;
 
   test(`${label}: starts on loopback`, async () => {
-    servers[adapter] = await startServerProcess(hostCommand(adapter));
+    servers[adapter] = await startServerProcess(hostScriptCommand(script, adapter));
   });
 
   test(`${label}: a string reply: the function's result and the re-rendered page`, async () => {

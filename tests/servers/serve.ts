@@ -8,6 +8,7 @@ import { liveTimers } from "./live-timers.ts";
 import "../support/global-async-local-storage.ts";
 import { cacheSignal, createElement as h, Suspense } from "react";
 import { scenarios } from "../../bench/scenarios.ts";
+import { listenWithFetch, listenWithNodeServer } from "../support/listen.ts";
 
 // Loaded once AsyncLocalStorage is a global (Bun may evaluate a static import first).
 const stock = await import("react-server-dom-webpack/server.edge");
@@ -144,20 +145,11 @@ function sharedRoute(url: URL): Response | undefined {
 await new Response(stock.renderToReadableStream(h("p", null, "warm up"), clientManifest)).arrayBuffer();
 
 const options = { clientManifest, onError, render: (request: { url?: string }) => modelFor(new URL(request.url!, "http://localhost")) };
-const announce = (port: number) => console.log("listening " + port);
 
 async function fetchServer(handler: (request: Request, env?: unknown) => Response | Promise<Response>): Promise<void> {
   // `env` carries the runtime's own request objects (@hono/node-server's incoming and outgoing).
   const fetch = (request: Request, env?: unknown) => sharedRoute(new URL(request.url)) ?? handler(request, env);
-  if (typeof (globalThis as any).Bun !== "undefined") {
-    const server = (globalThis as any).Bun.serve({ port: 0, hostname: "127.0.0.1", fetch });
-    announce(server.port);
-  } else if (typeof (globalThis as any).Deno !== "undefined") {
-    (globalThis as any).Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: ({ port }: { port: number }) => announce(port) }, fetch);
-  } else {
-    const { serve } = await import("@hono/node-server");
-    serve({ fetch, port: 0, hostname: "127.0.0.1" }, (info) => announce(info.port));
-  }
+  await listenWithFetch(fetch);
 }
 
 switch (adapter) {
@@ -187,7 +179,7 @@ switch (adapter) {
       res.writeHead(shared.status, Object.fromEntries(shared.headers));
       Readable.fromWeb(shared.body as any).pipe(res);
     });
-    server.listen(0, "127.0.0.1", () => announce((server.address() as any).port));
+    listenWithNodeServer(server);
     break;
   }
   default:

@@ -70,3 +70,9 @@ export function serverCommand(script: string, ...args: string[]): string[] {
       : ["--expose-gc", "--conditions=react-server"];
   return [process.execPath, ...flags, script, ...args];
 }
+
+/** The runtime running this process, running `script`, which bundles its own server graph with loadApp (so no react-server condition). */
+export function hostScriptCommand(script: string, ...args: string[]): string[] {
+  const flags = (globalThis as any).Deno ? ["run", "-A", "--unstable-no-legacy-abort"] : [];
+  return [process.execPath, ...flags, script, ...args];
+}
