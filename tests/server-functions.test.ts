@@ -7,6 +7,7 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { connect } from "node:net";
 import { createFromFetch, createTemporaryReferenceSet, encodeReply } from "react-server-dom-webpack/client.edge";
+import { sealBoundArguments, useServerFunctionsKey } from "../core/flight/bound-arguments.ts";
 import { run, test } from "./support/harness.ts";
 import { hostScriptCommand, startServerProcess, type ServerProcess } from "./support/server-process.ts";
 
@@ -21,6 +22,8 @@ const serverConsumerManifest = { moduleMap: {}, serverModuleMap: null, moduleLoa
 const BODY_SIZE_LIMIT = 1024 * 1024;
 
 const script = new URL("./servers/server-functions.ts", import.meta.url).pathname;
+/** The servers' key, so the suite can seal bound arguments as they do (and with another key, as they do not). */
+const KEY = "the suite's server functions key";
 
 interface Counters {
   actions: number;
@@ -121,6 +124,23 @@ function hiddenFields(html: string, id: string): [string, string][] {
   return [...form.matchAll(/<input type="hidden" name="([^"]*)"(?: value="([^"]*)")?\/>/g)].map((match) => [unescape(match[1]), unescape(match[2] ?? "")]);
 }
 
+/** The sealed bound arguments among a bound form's hidden fields (React writes them as the reply `["<sealed>"]`). */
+function sealedField(fields: [string, string][]): [string, string] {
+  const field = fields.find(([, value]) => /^\["[\w-]{40,}"\]$/.test(value));
+  ok(field, "the form carries sealed bound arguments: " + JSON.stringify(fields));
+  return field;
+}
+const sealedOf = (fields: [string, string][]): string => JSON.parse(sealedField(fields)[1])[0];
+
+/** `sealed` with one character changed in the middle. */
+const tampered = (sealed: string) => sealed.slice(0, sealed.length >> 1) + (sealed[sealed.length >> 1] === "A" ? "B" : "A") + sealed.slice((sealed.length >> 1) + 1);
+
+/** A bound form's hidden fields in the page the server at `base` renders (GET /, as HTML). */
+async function formFields(base: string, id: string): Promise<{ html: string; fields: [string, string][] }> {
+  const html = await (await fetch(base + "/", { headers: { accept: "text/html" } })).text();
+  return { html, fields: hiddenFields(html, id) };
+}
+
 /** Each hostile request: how it is sent, and the status the spec gives it. */
 interface Hostile {
   name: string;
@@ -140,6 +160,10 @@ const formPost = (fields: [string, string][], headers: Record<string, string> = 
 };
 
 const ECHO = "./actions.ts#echo";
+const RECORD_BOUND = "./actions.ts#record#bound";
+/** The sealed arguments and the hidden fields of the page's form bound to `record`, by server. */
+const sealedRecord: Record<string, string> = {};
+const boundRecordFields: Record<string, [string, string][]> = {};
 const REACT2SHELL = JSON.stringify({
   then: "$1:__proto__:then",
   status: "resolved_model",
@@ -158,7 +182,27 @@ const hostile: Hostile[] = [
   { name: "an export of the module never registered", status: 404, send: jsCall("./actions.ts#secret", "[]") },
   { name: "form post: unregistered export", status: 404, send: formPost([["$ACTION_ID_./actions.ts#secret", ""]]) },
   { name: "form post: $ACTION_ID_constructor", status: 404, send: formPost([["$ACTION_ID_constructor", ""]]) },
-  { name: "bound id with a forged signature", status: 400, send: jsCall("./actions.ts#record#bound", JSON.stringify(["[43].forged"])) },
+  { name: "bound id with forged arguments", status: 400, send: jsCall(RECORD_BOUND, JSON.stringify(["[43].forged"])) },
+  { name: "bound arguments tampered", status: 400, send: (base) => jsCall(RECORD_BOUND, JSON.stringify([tampered(sealedRecord[base])]))(base) },
+  { name: "bound arguments truncated", status: 400, send: (base) => jsCall(RECORD_BOUND, JSON.stringify([sealedRecord[base].slice(0, -4)]))(base) },
+  { name: "bound arguments moved to another function", status: 400, send: (base) => jsCall(ECHO + "#bound", JSON.stringify([sealedRecord[base]]))(base) },
+  {
+    name: "bound arguments sealed with another key",
+    status: 400,
+    send: async (base) => {
+      useServerFunctionsKey("another key");
+      return jsCall(RECORD_BOUND, JSON.stringify([await sealBoundArguments("./actions.ts#record", [42]), { note: "x" }]))(base);
+    },
+  },
+  {
+    name: "form post: bound arguments moved to another function",
+    status: 400,
+    send: (base) => {
+      const fields = boundRecordFields[base].map(([name, value]): [string, string] => [name, value.replace(RECORD_BOUND, ECHO + "#bound")]);
+      ok(fields.some(([, value]) => value.includes(ECHO + "#bound")), "the form's action id was found and changed");
+      return formPost(fields)(base);
+    },
+  },
   {
     name: "Content-Length over the limit",
     status: 413,
@@ -205,7 +249,7 @@ for (const adapter of [runtime, "hono"]) {
   const base = () => servers[adapter].base;
 
   test(`${label}: starts on loopback`, async () => {
-    servers[adapter] = await startServerProcess(hostScriptCommand(script, adapter));
+    servers[adapter] = await startServerProcess(hostScriptCommand(script, adapter), undefined, { env: { CONTRAIL_SERVER_FUNCTIONS_KEY: KEY } });
   });
 
   test(`${label}: a string reply: the function's result and the re-rendered page`, async () => {
@@ -251,6 +295,32 @@ for (const adapter of [runtime, "hono"]) {
     // Not a FormData: on Bun, React's encodeReply refuses the runtime's FormData as an argument.
     strictEqual(await form.props.action({ note: "from the client" }), "recorded");
     strictEqual((await counters(base())).last, "bound 42 note from the client");
+    const kinds = tree.props.children[1].props.children.find((child: any) => child.props.id === "kinds");
+    strictEqual(await kinds.props.action(), "bound values exact");
+  });
+
+  test(`${label}: a form without JavaScript bound to every kind of value runs with them exactly`, async () => {
+    const form = new FormData();
+    for (const [name, value] of (await formFields(base(), "kinds")).fields) form.append(name, value);
+    const response = await fetch(base() + "/", { method: "POST", headers: { accept: "text/html" }, body: form });
+    strictEqual(response.status, 200);
+    ok((await response.text()).includes('<p id="last">bound values exact</p>'));
+  });
+
+  test(`${label}: bound arguments are encrypted: neither the HTML nor the Flight shows them`, async () => {
+    const { html, fields } = await formFields(base(), "kinds");
+    const flight = await (await fetch(base() + "/", { headers: { accept: "text/x-component" } })).text();
+    sealedField(fields);
+    for (const text of [html, flight]) ok(!text.includes("the secret bound value") && !text.includes("$n1"), text.slice(0, 3000));
+    boundRecordFields[base()] = (await formFields(base(), "bound")).fields;
+    sealedRecord[base()] = sealedOf(boundRecordFields[base()]);
+  });
+
+  test(`${label}: arguments sealed with the servers' key are accepted; with another key, refused`, async () => {
+    useServerFunctionsKey(KEY);
+    const accepted = await jsCall(RECORD_BOUND, JSON.stringify([await sealBoundArguments("./actions.ts#record", ["sealed by the suite"]), { note: "n" }]))(base());
+    strictEqual(accepted.status, 200);
+    strictEqual((await counters(base())).last, 'bound "sealed by the suite" note n');
   });
 
   test(`${label}: a form post without JavaScript ($ACTION_ID_) answers the page showing its effect`, async () => {
@@ -278,8 +348,8 @@ for (const adapter of [runtime, "hono"]) {
     ok((await response.text()).includes('<p id="last">bound 42 note bound post</p>'));
 
     const before = await counters(base());
-    const edited = fields.map(([name, value]): [string, string] => [name, value.replace("[42]", "[43]")]);
-    ok(edited.some(([, value], i) => value !== fields[i][1]), "the sealed value was found and edited");
+    const [sealedName, sealedValue] = sealedField(fields);
+    const edited = fields.map(([name, value]): [string, string] => [name, name === sealedName ? JSON.stringify([tampered(JSON.parse(sealedValue)[0])]) : value]);
     const refused = await post(edited);
     strictEqual(refused.status, 400);
     await refused.body?.cancel();

@@ -74,12 +74,12 @@ test("forms whose action is a server function render their progressive-enhanceme
   for (const form of forms) strictEqual(form, '<form action="" encType="multipart/form-data" method="POST">');
   strictEqual(html.split(actionId("./actions.ts#save")).length - 1, 2, "from a server component and from a client component: " + html);
   ok(html.includes('<button name="$ACTION_ID_./client-actions.ts#subscribe" formAction=""'), html);
-  // A bound function: its id and signed bound arguments, in React's fields.
+  // A bound function: its id and its bound arguments, encrypted, in React's fields.
   const bound = /<input type="hidden" name="\$ACTION_REF_(\d+)"\/><input type="hidden" name="\$ACTION_\1:0" value="([^"]*)"\/><input type="hidden" name="\$ACTION_\1:1" value="([^"]*)"\/>/.exec(html);
   ok(bound, html);
   const unescape = (value: string) => JSON.parse(value.replaceAll("&quot;", '"'));
   deepStrictEqual(unescape(bound[2]), { id: "./actions.ts#rename#bound", bound: "$@1" });
-  ok(/^\["\[7\]\.[\w-]+"\]$/.test(bound[3].replaceAll("&quot;", '"')), bound[3]);
+  ok(/^\["[\w-]{40,}"\]$/.test(bound[3].replaceAll("&quot;", '"')), bound[3]);
   // useActionState binds the previous state: a reference with bound arguments, and the state's key.
   ok(/<input type="hidden" name="\$ACTION_REF_\d+"\/>/.test(html) && html.includes("./actions.ts#default"), html);
   ok(/<input type="hidden" name="\$ACTION_KEY" value="k[^"]+"\/><output>0<\/output>/.test(html), html);

@@ -1,4 +1,4 @@
-// The key that signs server functions' bound arguments. Every process that
+// The key that seals (encrypts) server functions' bound arguments. Every process that
 // serves an app must hold the same one, or a form rendered by one process is
 // refused by another: it comes from CONTRAIL_SERVER_FUNCTIONS_KEY, or from
 // the build (a file `contrail build` writes next to the bundles and no
@@ -8,7 +8,7 @@ import cluster from "node:cluster";
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { useSigningKey } from "../flight/server-functions.ts";
+import { useServerFunctionsKey } from "../flight/bound-arguments.ts";
 
 /** The key's file in a build's folder. */
 export const KEY_FILE = "server-functions.key";
@@ -19,9 +19,9 @@ export function writeKeyFile(outdir: string): void {
   if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString("base64url") + "\n", { mode: 0o600 });
 }
 
-/** Signs with the environment's key, else the one of the build in `outdir`. */
+/** Seals with the environment's key, else the one of the build in `outdir`. */
 export function useBuildKey(outdir: string): void {
-  useSigningKey(process.env.CONTRAIL_SERVER_FUNCTIONS_KEY || readFileSync(join(outdir, KEY_FILE), "utf8").trim());
+  useServerFunctionsKey(process.env.CONTRAIL_SERVER_FUNCTIONS_KEY || readFileSync(join(outdir, KEY_FILE), "utf8").trim());
 }
 
 /** Whether this process is one of several serving the same port: a node:cluster worker, or a worker of `deno serve --parallel`. */
@@ -37,7 +37,7 @@ function servesWithOtherProcesses(): boolean {
 export function assertOwnKeyIsEnough(): void {
   if (process.env.CONTRAIL_SERVER_FUNCTIONS_KEY || !servesWithOtherProcesses()) return;
   throw new Error(
-    "contrail: this process is one of several serving the app, which it bundled at start: each would sign server functions' " +
+    "contrail: this process is one of several serving the app, which it bundled at start: each would seal server functions' " +
       "bound arguments with a key of its own, and refuse the others' forms. Build the app once (`contrail build <entry> --outdir <dir>`) " +
       "and start the processes with NODE_ENV=production and `build: <dir>` passed to loadApp (the build holds the key every process " +
       "shares; development never starts from a build), or set CONTRAIL_SERVER_FUNCTIONS_KEY.",

@@ -4,6 +4,7 @@
 // end, and shared identity recorded as references to the first path.
 import { Buffer } from "node:buffer";
 import { encodeReply } from "react-server-dom-webpack/client.edge";
+import { openBoundArguments, useServerFunctionsKey } from "../../core/flight/bound-arguments.ts";
 
 const ELEMENT = Symbol.for("react.transitional.element");
 const LAZY = Symbol.for("react.lazy");
@@ -72,10 +73,12 @@ function bytesOf(view: ArrayBufferView | ArrayBuffer): string {
 }
 
 // contrail sends a bound server function as `{ id: "<id>#bound", bound: [sealed] }`,
-// `sealed` being `JSON(boundArgs) + "." + signature` (its bound arguments signed,
-// unlike React's). Described as React's `{ id, bound: boundArgs }`, the
+// `sealed` being its bound arguments encoded as React's client encodes a call
+// and encrypted (unlike React's). Opened with the key both renderers' process
+// seals with, and described as React's `{ id, bound: boundArgs }`, the
 // comparison still checks the bound values.
-const SEALED = /^(.*)\.[A-Za-z0-9_-]+$/s;
+export const SERVER_FUNCTIONS_KEY = "the differential corpus's key";
+useServerFunctionsKey(SERVER_FUNCTIONS_KEY);
 async function unsealBoundReference(reply: string | FormData): Promise<string | FormData> {
   if (typeof reply === "string") return reply;
   const fields = new Map<string, FormDataEntryValue>(reply.entries());
@@ -84,10 +87,13 @@ async function unsealBoundReference(reply: string | FormData): Promise<string | 
     if (typeof reference?.id !== "string" || !reference.id.endsWith("#bound") || typeof reference.bound !== "string") continue;
     const part = reference.bound.replace(/^\$@/, "");
     const bound = JSON.parse(String(fields.get(part)));
-    const sealed = Array.isArray(bound) && bound.length === 1 ? SEALED.exec(String(bound[0])) : null;
-    if (sealed === null) continue;
-    fields.set(name, JSON.stringify({ ...reference, id: reference.id.slice(0, -"#bound".length) }));
-    fields.set(part, (await encodeReply(JSON.parse(sealed[1]))) as string);
+    if (!Array.isArray(bound) || bound.length !== 1) continue;
+    const id = reference.id.slice(0, -"#bound".length);
+    const boundReply = openBoundArguments(id, bound[0]);
+    // Bound arguments that need no outlined parts, as React's client writes them inline.
+    if ([...boundReply.keys()].join() !== "0") continue;
+    fields.set(name, JSON.stringify({ ...reference, id }));
+    fields.set(part, boundReply.get("0")!);
   }
   const unsealed = new FormData();
   for (const [name, field] of fields) unsealed.append(name, field);

@@ -6,7 +6,8 @@ import { CLIENT_REFERENCE_TAG, SERVER_REFERENCE_TAG, TEMPORARY_REFERENCE_TAG } f
 import { outlineError } from "../request.ts";
 import { outlineModel } from "../scheduler.ts";
 import { cursor, serializationError } from "../serialize.ts";
-import { BOUND_SUFFIX, isRegistered, sealBoundArguments } from "../server-functions.ts";
+import { sealBoundArguments } from "../bound-arguments.ts";
+import { BOUND_SUFFIX, isRegistered } from "../server-functions.ts";
 
 function escapeString(value: string): string {
   return value[0] === "$" ? "$" + value : value;
@@ -65,12 +66,12 @@ export function encodeClientReference(reference: any, asElementType: boolean): s
   return (asElementType ? "$L" : "$") + id.toString(16);
 }
 
-/** The { id, bound } a client calls a server function by; contrail's own carry their bound arguments signed. */
+/** The { id, bound } a client calls a server function by; contrail's own carry their bound arguments sealed. */
 function serverReferenceMetadata(reference: any): { id: string; bound: Promise<unknown[]> | null } {
   const bound = reference.$$bound;
   if (bound === null) return { id: reference.$$id, bound: null };
   if (!isRegistered(reference.$$id)) return { id: reference.$$id, bound: Promise.resolve(bound) };
-  return { id: reference.$$id + BOUND_SUFFIX, bound: Promise.resolve([sealBoundArguments(reference.$$id, bound)]) };
+  return { id: reference.$$id + BOUND_SUFFIX, bound: sealBoundArguments(reference.$$id, bound).then((sealed) => [sealed]) };
 }
 
 /** "$h<id>": row `id` holds { id, bound }, bound arguments as a promise. */

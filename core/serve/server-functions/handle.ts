@@ -7,7 +7,8 @@
 // page is rendered afterwards, so it shows what the function changed.
 import type { TemporaryReferenceSet } from "../../flight/types.ts";
 import { controlFlowOf, type ControlFlow } from "../control-flow.ts";
-import { ForgedBoundArgumentsError, lookupServerFunction, serverManifest } from "../../flight/server-functions.ts";
+import { ForgedBoundArgumentsError } from "../../flight/bound-arguments.ts";
+import { lookupServerFunction, serverManifest } from "../../flight/server-functions.ts";
 import {
   DEFAULT_BODY_SIZE_LIMIT,
   RefusedRequest,
@@ -69,7 +70,7 @@ function registered(id: string): Function {
   return fn;
 }
 
-/** Awaits `call()`; a forged signature is a refusal, anything else the function threw is its result. */
+/** Awaits `call()`; forged bound arguments are a refusal, anything else the function threw is its result. */
 async function settle(call: () => unknown): Promise<{ value: unknown } | { error: unknown }> {
   try {
     return { value: await call() };

@@ -2,6 +2,7 @@
 // functions of a "use server" module registered by hand (as a bundler's
 // transform would), and the adapters' handlers over them. `counters` is what
 // user code ran, so a test can tell that a refused request ran none.
+import { deepStrictEqual } from "node:assert/strict";
 import { createElement as h } from "react";
 import { registerServerModule } from "../../../core/index.ts";
 import { createHandler as bunHandler } from "../../../adapters/bun/index.ts";
@@ -9,6 +10,7 @@ import { createHandler as denoHandler } from "../../../adapters/deno/index.ts";
 import { rsc } from "../../../adapters/hono/index.ts";
 import { createRequestListener } from "../../../adapters/node/index.ts";
 import { Hono } from "hono";
+import { boundValues } from "./bound-values.ts";
 
 export const counters = { actions: 0, pages: 0, last: "nothing yet" };
 
@@ -39,13 +41,26 @@ async function record(bound: unknown, form: FormData | { note: string }) {
   return "recorded";
 }
 
+/** Bound by the page to every kind of value (./bound-values.ts): tells whether they came back exactly. */
+async function compareBound(...args: unknown[]) {
+  counters.actions++;
+  const expected = boundValues();
+  try {
+    deepStrictEqual(args.slice(0, expected.length), expected);
+    counters.last = "bound values exact";
+  } catch (error) {
+    counters.last = "bound values differ: " + (error as Error).message;
+  }
+  return counters.last;
+}
+
 /** Lives in the same module, but was never registered: no client may call it. */
 export async function secret() {
   counters.actions++;
   return "leaked";
 }
 
-registerServerModule("./actions.ts", { echo, fail, note, record });
+registerServerModule("./actions.ts", { echo, fail, note, record, compareBound });
 
 function Page() {
   counters.pages++;
@@ -58,6 +73,7 @@ function Page() {
       null,
       h("p", { id: "last" }, counters.last),
       h("form", { id: "bound", action: (record as any).bind(null, 42) }, h("input", { name: "note", defaultValue: "hi" }), h("button", null, "send")),
+      h("form", { id: "kinds", action: (compareBound as any).bind(null, ...boundValues()) }, h("button", null, "compare")),
       h("form", { id: "plain", action: note }, h("input", { name: "note", defaultValue: "hi" }), h("button", null, "note")),
     ),
   );
