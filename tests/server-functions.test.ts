@@ -8,6 +8,7 @@ import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { connect } from "node:net";
 import { createFromFetch, createTemporaryReferenceSet, encodeReply } from "react-server-dom-webpack/client.edge";
 import { sealBoundArguments, useServerFunctionsKey } from "../core/flight/bound-arguments.ts";
+import { hiddenFields, sealedField, sealedOf, tampered } from "./support/bound-forms.ts";
 import { run, test } from "./support/harness.ts";
 import { hostScriptCommand, startServerProcess, type ServerProcess } from "./support/server-process.ts";
 
@@ -115,25 +116,6 @@ function parseResponse(bytes: Buffer, closed = false): RawResponse | undefined {
   }
   return closed ? { status, headers, body: rest.toString() } : undefined;
 }
-
-/** The hidden fields React rendered into the form `id` of `html`. */
-function hiddenFields(html: string, id: string): [string, string][] {
-  const form = html.slice(html.indexOf(`<form id="${id}"`), html.indexOf("</form>", html.indexOf(`<form id="${id}"`)));
-  const unescape = (text: string) =>
-    text.replace(/&(quot|amp|lt|gt|#x27|#39);/g, (entity) => ({ "&quot;": '"', "&amp;": "&", "&lt;": "<", "&gt;": ">", "&#x27;": "'", "&#39;": "'" })[entity]!);
-  return [...form.matchAll(/<input type="hidden" name="([^"]*)"(?: value="([^"]*)")?\/>/g)].map((match) => [unescape(match[1]), unescape(match[2] ?? "")]);
-}
-
-/** The sealed bound arguments among a bound form's hidden fields (React writes them as the reply `["<sealed>"]`). */
-function sealedField(fields: [string, string][]): [string, string] {
-  const field = fields.find(([, value]) => /^\["[\w-]{40,}"\]$/.test(value));
-  ok(field, "the form carries sealed bound arguments: " + JSON.stringify(fields));
-  return field;
-}
-const sealedOf = (fields: [string, string][]): string => JSON.parse(sealedField(fields)[1])[0];
-
-/** `sealed` with one character changed in the middle. */
-const tampered = (sealed: string) => sealed.slice(0, sealed.length >> 1) + (sealed[sealed.length >> 1] === "A" ? "B" : "A") + sealed.slice((sealed.length >> 1) + 1);
 
 /** A bound form's hidden fields in the page the server at `base` renders (GET /, as HTML). */
 async function formFields(base: string, id: string): Promise<{ html: string; fields: [string, string][] }> {

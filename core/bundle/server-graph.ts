@@ -3,13 +3,15 @@
 // one. The server graph is bundled at start with the react-server condition,
 // with its own copy of React, and "use client" modules (the app's and those
 // of its dependencies) replaced by client references; "use server" modules
-// keep their code and register their exports as server functions. The
+// keep their code and register their exports as server functions, and inline
+// "use server" functions are hoisted and registered (./inline-server-functions.ts). The
 // process itself loads the client graph (./client-graph.ts).
 import { extname, isAbsolute, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { ClientManifest } from "../flight/types.ts";
 import type { AssetFile } from "./asset-files.ts";
-import { bundle, exportNamesOf, loaderFor } from "./bundler.ts";
+import { bundle, exportNamesOf, loaderFor, type Loader } from "./bundler.ts";
+import { hoistInlineServerFunctions } from "./inline-server-functions.ts";
 import { clientReferenceModule, isClientModule } from "./use-client.ts";
 import { isServerModule, serverModuleRegistration } from "./use-server.ts";
 
@@ -64,20 +66,21 @@ export async function bundleServerGraph(options: BundleOptions): Promise<ServerG
   const extraImports = (options.serverModules ?? []).map((path) => `\nimport ${JSON.stringify(path)};`).join("");
 
   // A "use client" module becomes client references; a "use server" module registers its exports.
-  async function load(path: string, source: string) {
+  async function load(path: string, source: string): Promise<{ contents: string; loader: Loader } | undefined> {
     const id = moduleIdOf(root, path);
     if (isClientModule(source)) {
       clientManifest[id] = { id, chunks: [], name: "*" };
       clientModules[id] = path;
       return { contents: clientReferenceModule(id, await exportNamesOf(path, source), REFERENCES_MODULE), loader: "ts" as const };
     }
-    let contents = source;
+    const hoisted = await hoistInlineServerFunctions(source, path, id, REFERENCES_MODULE);
+    let contents = hoisted ?? source;
     if (isServerModule(source)) {
       serverModules[id] = path;
       contents += serverModuleRegistration(id, path, REFERENCES_MODULE);
     }
     if (path === entry) contents += extraImports;
-    return contents === source ? undefined : { contents, loader: loaderFor(path) };
+    return contents === source ? undefined : { contents, loader: hoisted === undefined ? loaderFor(path) : "js" };
   }
 
   const bundled = await bundle({ entry, outdir: options.outdir, root, name: "server", platform: "server", conditions: ["react-server"], load });

@@ -1,14 +1,17 @@
-// A server for tests/server-functions.test.ts on loopback, on one adapter:
-//   server-functions.ts bun|deno|node|hono
-// loadApp bundles ./server-functions/app.ts (the server graph: page, server
-// functions, handlers) so form posts are answered with HTML. GET /calls
-// reports what user code ran. Prints "listening <port>" when ready.
+// A server for the server-function suites on loopback, on one adapter:
+//   server-functions.ts bun|deno|node|hono [app]
+// loadApp bundles the app module (default ./server-functions/app.ts; the
+// server graph: page, server functions, handlers) so form posts are answered
+// with HTML. GET /calls reports what user code ran (the app's `counters`).
+// Prints "listening <port>" when ready.
 import { createServer } from "node:http";
+import { fileURLToPath } from "node:url";
 import { loadApp } from "../../core/bundle/app.ts";
 import { listenWithFetch, listenWithNodeServer } from "../support/listen.ts";
 
 const adapter = process.argv[2];
-const graph = await loadApp(new URL("./server-functions/app.ts", import.meta.url), { root: new URL("./server-functions/", import.meta.url).pathname });
+const app = new URL(process.argv[3] ?? "./server-functions/app.ts", import.meta.url);
+const graph = await loadApp(app, { root: fileURLToPath(new URL(".", app)) });
 const { counters, handlers } = graph;
 
 const calls = (path: string | undefined) => (path === "/calls" ? Response.json(counters) : undefined);

@@ -1,0 +1,199 @@
+// Inline "use server" functions (core/bundle/inline-server-functions.ts):
+// what the transform closes over, and on real servers on loopback (the
+// runtime's own adapter and Hono, tests/fixtures/inline-server-functions
+// bundled by loadApp) an inline function in a server component called from a
+// form without JavaScript and through React's client, one returned by a
+// "use server" module's function, and the closed-over values encrypted:
+// unseen in the HTML and the Flight, refused when tampered or moved.
+import { deepStrictEqual, ok, rejects, strictEqual } from "node:assert/strict";
+import { transform } from "esbuild";
+import { hoistInlineServerFunctions } from "../core/bundle/inline-server-functions.ts";
+import { hiddenFields, sealedField, sealedOf, tampered } from "./support/bound-forms.ts";
+import { run, test } from "./support/harness.ts";
+import { hostScriptCommand, startServerProcess, type ServerProcess } from "./support/server-process.ts";
+
+const runtime = (globalThis as any).Bun ? "bun" : (globalThis as any).Deno ? "deno" : "node";
+const script = new URL("./servers/server-functions.ts", import.meta.url).pathname;
+const SECRET_ID = "the-secret-note-id";
+
+/** What `source` becomes, and the `.bind(null, …)` lists of its hoisted functions, in order. */
+async function hoisted(source: string, path = "/app/page.tsx") {
+  const code = (await hoistInlineServerFunctions(source, path, "./page.tsx", "/refs.ts")) ?? "";
+  const binds = [...code.matchAll(/\$\$inline_(\d+)\.bind\(null, ([^)]*)\)/g)].map((match) => `${match[1]}: ${match[2]}`);
+  return { code, binds };
+}
+
+test("the transform binds what an inline function reads from enclosing functions, not module bindings, globals or its own", async () => {
+  const { code, binds } = await hoisted(`
+    import { db } from "./db";
+    const LIMIT = 3;
+    export default async function Page({ id, user: { role } }: { id: string; user: { role: string } }) {
+      let count = 0;
+      const shadowed = 1;
+      for (const item of [1]) {
+        try {} catch (error) {
+          return <form action={async (data: FormData) => {
+            "use server";
+            const shadowed = 2;
+            { let count = 5; }
+            await db.save(id, role, item, error, shadowed, LIMIT, data, Math.max(count, 1));
+          }} />;
+        }
+      }
+      return null;
+    }
+  `);
+  deepStrictEqual(binds, ["0: id, role, item, error, count"]);
+  ok(code.includes('__contrailRegisterServerReference($$inline_0, "./page.tsx", "$$inline_0")'), code);
+  ok(/async function \$\$inline_0\(id, role, item, error, count, data\) \{/.test(code), code);
+});
+
+test("named inline functions keep their name in the id; nested ones bind what they read through the outer one", async () => {
+  const { code, binds } = await hoisted(`
+    export function Page({ id }) {
+      async function archive() {
+        "use server";
+        const undo = async () => { "use server"; return id; };
+        return undo;
+      }
+      return <form action={archive} />;
+    }
+  `);
+  deepStrictEqual(binds, ["0: id", "1: id"]);
+  ok(code.includes('"./page.tsx", "archive")') && code.includes('"./page.tsx", "undo")'), code);
+  ok(code.includes("const archive = $$inline_0.bind(null, id);"), code);
+});
+
+test("a module-level inline function is registered where it is; a module without one is left alone", async () => {
+  const { code, binds } = await hoisted(`export async function save(x: number) { "use server"; return x; }\nexport const go = async () => { "use server"; };`);
+  deepStrictEqual(binds, []);
+  ok(code.includes('__contrailRegisterServerReference(save, "./page.tsx", "save")'), code);
+  ok(code.includes('const go = __contrailRegisterServerReference(async () => {'), code);
+  strictEqual(await hoistInlineServerFunctions(`"use server";\nexport async function save() {}`, "/app/a.ts", "./a.ts", "/refs.ts"), undefined);
+  strictEqual(await hoistInlineServerFunctions(`export const text = "no directive here";`, "/app/b.ts", "./b.ts", "/refs.ts"), undefined);
+});
+
+test("replacements keep the compiled module's line count, so its source map still holds for them", async () => {
+  const source = `export function Page({ id }) {\n  return <form action={async () => {\n    "use server";\n    return id;\n  }} />;\n}\nexport const after = 1;\n`;
+  const { code } = await hoisted(source);
+  const compiled = await transform(source, { loader: "tsx", jsx: "automatic", format: "esm" });
+  const lineOf = (text: string) => text.split("\n").findIndex((line) => line.includes("after = 1"));
+  strictEqual(lineOf(code), lineOf(compiled.code), code);
+});
+
+test("`this` or `arguments` inside an inline arrow function is refused, naming the file and line", async () => {
+  const source = `export function Page() {\n  const x = 1;\n\n  return <form action={async () => {\n    "use server";\n    return [this, x];\n  }} />;\n}\n`;
+  await rejects(hoistInlineServerFunctions(source, "/app/page.tsx", "./page.tsx", "/refs.ts"), /\/app\/page\.tsx:6: `this` inside an inline "use server" arrow function/);
+  await rejects(hoisted(source.replace("this", "arguments[0]")), /page\.tsx:6: `arguments`/);
+});
+
+interface Counters {
+  actions: number;
+  last: string;
+}
+
+// React's browser client calls server functions (the edge client is for server-side rendering); it
+// wraps the chunk loader of a webpack runtime when it loads, so it needs one.
+(globalThis as any).__webpack_require__ ??= Object.assign(() => ({}), { u: () => "" });
+const { createFromFetch, encodeReply } = await import("react-server-dom-webpack/client.browser");
+
+/** The element `<form id={id}>` in `node`, through the lazy rows of server components. */
+async function findForm(node: any, id: string): Promise<any> {
+  if (node?.$$typeof === Symbol.for("react.lazy")) {
+    for (;;) {
+      try {
+        return await findForm(node._init(node._payload), id);
+      } catch (pending) {
+        if (typeof (pending as any)?.then !== "function") throw pending;
+        await pending;
+      }
+    }
+  }
+  if (Array.isArray(node)) {
+    for (const child of node) {
+      const found = await findForm(child, id);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  if (node?.type === "form" && node.props.id === id) return node;
+  return node?.props ? findForm(node.props.children, id) : undefined;
+}
+const servers: Record<string, ServerProcess> = {};
+
+for (const adapter of [runtime, "hono"]) {
+  const label = adapter === "hono" ? `hono on ${runtime}` : `${adapter} adapter`;
+  const base = () => servers[adapter].base;
+  const page = () => `${base()}/?note=7`;
+  const counters = async (): Promise<Counters> => (await fetch(base() + "/calls")).json();
+  const html = async () => (await fetch(page(), { headers: { accept: "text/html" } })).text();
+
+  /** Calls server function `id` as React's client does; a function it returns calls back the same way. */
+  async function callServer(id: string, args: unknown[]): Promise<any> {
+    const body = await encodeReply(args);
+    const type: Record<string, string> = typeof body === "string" ? { "content-type": "text/plain;charset=UTF-8" } : {};
+    const response = fetch(page(), { method: "POST", headers: { "rsc-action-id": id, accept: "text/x-component", ...type }, body });
+    const root: any = await createFromFetch(response, { callServer });
+    return root.returnValue;
+  }
+
+  const post = (fields: [string, string][], note: string) => {
+    const form = new FormData();
+    for (const [name, value] of fields) form.append(name, value);
+    form.set("note", note);
+    return fetch(page(), { method: "POST", headers: { accept: "text/html" }, body: form });
+  };
+
+  test(`${label}: starts on loopback`, async () => {
+    servers[adapter] = await startServerProcess(hostScriptCommand(script, adapter, "../fixtures/inline-server-functions/server.tsx"));
+  });
+
+  test(`${label}: the closed-over values are neither in the HTML nor in the Flight`, async () => {
+    const flight = await (await fetch(page(), { headers: { accept: "text/x-component" } })).text();
+    const document = await html();
+    for (const text of [document, flight]) ok(!text.includes(SECRET_ID) && !text.includes("1970-01-01"), text);
+    const [, metadata] = hiddenFields(document, "save").find(([name]) => name.endsWith(":0"))!;
+    strictEqual(JSON.parse(metadata).id, "./server.tsx#$$inline_1#bound", "ids name the module and the function");
+    sealedField(hiddenFields(document, "archive"));
+  });
+
+  test(`${label}: a form without JavaScript runs the inline function with what it closed over`, async () => {
+    const response = await post(hiddenFields(await html(), "save"), "posted");
+    strictEqual(response.status, 200);
+    ok((await response.text()).includes(`<p id="last">saved ${SECRET_ID} since 1970-01-01T00:00:00.000Z note posted</p>`));
+  });
+
+  test(`${label}: React's client calls the inline functions the page rendered`, async () => {
+    const tree = await createFromFetch(fetch(page(), { headers: { accept: "text/x-component" } }), { callServer });
+    // Not a FormData: on Bun, React's encodeReply refuses the runtime's FormData as an argument.
+    await (await findForm(tree, "save")).props.action({ note: "from the client" });
+    strictEqual((await counters()).last, `saved ${SECRET_ID} since 1970-01-01T00:00:00.000Z note from the client`);
+    await (await findForm(tree, "archive")).props.action();
+    strictEqual((await counters()).last, `archived ${SECRET_ID}`);
+  });
+
+  test(`${label}: a "use server" module's function returns an inline function closing over its argument`, async () => {
+    const greet = await callServer("./actions.ts#greeter", ["Ada"]);
+    strictEqual(typeof greet, "function");
+    strictEqual(await greet("Hello"), "Hello, Ada");
+  });
+
+  test(`${label}: closed-over values tampered, or moved to another inline function, are refused before any user code runs`, async () => {
+    const document = await html();
+    const save = hiddenFields(document, "save");
+    const archive = hiddenFields(document, "archive");
+    const [sealedName] = sealedField(save);
+    const before = await counters();
+    const edited = save.map(([name, value]): [string, string] => [name, name === sealedName ? JSON.stringify([tampered(sealedOf(save))]) : value]);
+    const moved = save.map(([name, value]): [string, string] => [name, name === sealedName ? JSON.stringify([sealedOf(archive)]) : value]);
+    for (const fields of [edited, moved]) {
+      const response = await post(fields, "forged");
+      strictEqual(response.status, 400);
+      await response.body?.cancel();
+    }
+    deepStrictEqual(await counters(), before, "no user code ran");
+    servers[adapter].stop();
+  });
+}
+
+await run("inline server functions");
