@@ -8,7 +8,7 @@ const usage = `Usage: contrail build <server entry> --outdir <folder> [--root <a
 
 Bundles the app for production: the server graph, the client modules for
 server-side rendering, the browser bundle, the stylesheet and assets, and the
-key that signs server functions' bound arguments. Serve it with
+key that encrypts server functions' bound arguments. Serve it with
 loadApp(<server entry>, { build: <folder> }) and NODE_ENV=production.`;
 
 const { values, positionals } = parseArgs({

@@ -150,7 +150,7 @@ async function bundleApp(entry: string, root: string, browserEntry: string, outd
 /**
  * Builds the app whose server entry is `server` into `outdir`, for
  * `loadApp(server, { build: outdir })`: the bundles, the files the app
- * serves (in `client/`), `manifest.json`, and the key that signs server
+ * serves (in `client/`), `manifest.json`, and the key that encrypts server
  * functions' bound arguments (`server-functions.key`, made once and kept by
  * rebuilds; never served). The same sources make the same bytes.
  */
