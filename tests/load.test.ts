@@ -84,15 +84,17 @@ interface LoadOutcome {
   timeouts: number;
 }
 
-/** autocannon at 64 connections against `url` for LOAD_SECONDS; every answer's body must be `expected`. */
+/** autocannon at 64 connections against `url` for LOAD_SECONDS; every 2xx answer's body must be `expected`. */
 function load(url: string, expected: string): Promise<LoadOutcome> {
   const errors: Record<string, number> = {};
-  const count = (kind: string) => void (errors[kind] = (errors[kind] ?? 0) + 1);
   return new Promise((resolve, reject) => {
     const options = { url, connections: 64, duration: LOAD_SECONDS, timeout: CLIENT_TIME_LIMIT, verifyBody: (body: string) => body === expected };
     const tracker = autocannon(options, (error: unknown, result: any) => {
       if (error) return reject(error);
-      const non2xx = Object.fromEntries(Object.entries(result.statusCodeStats as Record<string, { count: number }>).filter(([status]) => !status.startsWith("2")).map(([status, { count }]) => [status, count]));
+      const non2xx: Record<string, number> = {};
+      for (const [status, { count }] of Object.entries(result.statusCodeStats as Record<string, { count: number }>)) {
+        if (!status.startsWith("2")) non2xx[status] = count;
+      }
       resolve({
         requests: result.requests.total,
         requestsPerSecond: result.requests.average,
@@ -100,12 +102,17 @@ function load(url: string, expected: string): Promise<LoadOutcome> {
         slowest: result.latency.max,
         errors,
         non2xx,
-        wrongBodies: result.mismatches,
+        // autocannon checks a non-2xx answer's body too.
+        wrongBodies: result.mismatches - result.non2xx,
         timeouts: result.timeouts,
       });
     });
-    // autocannon reports a client giving up as an error too; it is counted apart here.
-    tracker.on("reqError", (error: NodeJS.ErrnoException) => void (error.message !== "request timed out" && count(error.code ?? error.message)));
+    // autocannon reports a client giving up as an error too: it is counted apart, as a timeout.
+    tracker.on("reqError", (error: NodeJS.ErrnoException) => {
+      if (error.message === "request timed out") return;
+      const kind = error.code ?? error.message;
+      errors[kind] = (errors[kind] ?? 0) + 1;
+    });
   });
 }
 
