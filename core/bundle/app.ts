@@ -23,7 +23,7 @@ import { enableSourceMaps } from "../flight/dev/source-maps.ts";
 import { contentHash, IMMUTABLE, servedAsset, type AssetFile } from "./asset-files.ts";
 import { bundleBrowser, bundleClientModules, loadClientModules, type SSRBundle } from "./client-graph.ts";
 import { bundleServerGraph, type ServerGraph } from "./server-graph.ts";
-import { assertOwnKeyIsEnough, useBuildKey, writeKeyFile } from "./signing-key.ts";
+import { assertOwnKeyIsEnough, useBuildKey, writeKeyFile } from "./server-functions-key.ts";
 import { bundleStylesheet } from "./styles.ts";
 
 export { bundleServerGraph, type BundleOptions, type ServerGraph } from "./server-graph.ts";

@@ -32,7 +32,7 @@ const keys: Keys = ((globalThis as any)[SLOT] ??= { secret: undefined, derived: 
 /** Thrown, before the function runs, when bound arguments come back in a form this server did not seal for that function. */
 export const ForgedBoundArgumentsError = keys.ForgedBoundArgumentsError;
 
-/** Seals with `secret` from now on (the key of the app's build, ../bundle/signing-key.ts). */
+/** Seals with `secret` from now on (the key of the app's build, ../bundle/server-functions-key.ts). */
 export function useServerFunctionsKey(secret: string): void {
   keys.secret = secret;
 }
