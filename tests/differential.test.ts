@@ -20,8 +20,8 @@ if (lines.length < 80 && !process.env.CONTRAIL_CASE) throw new Error(`the corpus
 
 for (const line of lines) {
   test(line.name, async () => {
-    const stock = await describe(line.stock, line.html);
-    const contrail = await describe(line.contrail, line.html);
+    const stock = await describe(line.stock, line.html, line.replayConsole);
+    const contrail = await describe(line.contrail, line.html, line.replayConsole);
     assertSame(contrail, stock);
   });
 }

@@ -34,7 +34,7 @@ import {
 import { DEV } from "./internals.ts";
 import { ORIGINAL } from "../html/tree.ts";
 import { ABORTING, outlineError } from "./request.ts";
-import { renderInOwnRow, suspendTask } from "./scheduler.ts";
+import { deferTask, renderInOwnRow, suspendTask } from "./scheduler.ts";
 import {
   DEFERRED,
   NO_LOC,
@@ -56,6 +56,16 @@ const EMPTY_PARENT = {};
 
 function noop(): void {}
 
+/**
+ * Elements walked inside one another (and, in development, the rows each
+ * component renders in) grow the stack: past this many, an element renders
+ * later in a row of its own, from the work loop's shallow stack, as React's
+ * server defers what it reaches past its row size. A row's byte budget alone
+ * does not bound the stack: a cold walk overflowed Node's at 500 nested
+ * components, inside the default budget.
+ */
+const MAX_NESTING = 128;
+
 /** Thrown where an abort stops the walk; what catches it writes the abort's error instead. */
 const RENDER_ABORTED = new Error("The render was aborted.");
 
@@ -71,12 +81,17 @@ function stopIfAborted(): void {
  * path, where deferring cannot change its key).
  */
 export function walkElement(element: any, key: string | number, parentLoc: number, isRoot: boolean): unknown {
-  let slotLoc = NO_LOC;
-  if (cursor.keyPath === null && !cursor.implicitSlot) {
-    const request = cursor.request;
+  const request = cursor.request;
+  const { keyPath, implicitSlot } = cursor;
+  const clean = keyPath === null && !implicitSlot;
+  if (clean) {
     const seen = elementLocation(request, element);
     if (seen !== undefined) return referenceTo(request, seen);
     if (cursor.rowSize > request.budget) return defer(element);
+  }
+  if (cursor.nesting >= MAX_NESTING && !isRoot) return deferNested(element);
+  let slotLoc = NO_LOC;
+  if (clean) {
     slotLoc = isRoot ? parentLoc : childLoc(request, parentLoc, key);
     if (slotLoc !== NO_LOC) recordElement(request, element, slotLoc);
   } else if (isRoot) {
@@ -85,13 +100,15 @@ export function walkElement(element: any, key: string | number, parentLoc: numbe
     slotLoc = parentLoc;
   }
   cursor.rowSize += ELEMENT_OVERHEAD;
-  const { keyPath, implicitSlot } = cursor;
+  cursor.nesting++;
   try {
     cursor.currentModel = element;
     const props = element.props;
     return renderElement(element.type, element.key, props.ref, props, slotLoc);
   } catch (thrown) {
     return outlineThrown(element, thrown, keyPath, implicitSlot);
+  } finally {
+    cursor.nesting--;
   }
 }
 
@@ -110,6 +127,11 @@ export function walkLazy(lazy: any, parent: object, key: string | number, parent
   } catch (thrown) {
     return outlineThrown(lazy, thrown, keyPath, implicitSlot);
   }
+}
+
+/** An element nested too deeply: a reference to the row it will render in. */
+function deferNested(element: unknown): string {
+  return "$L" + deferTask(element, cursor.keyPath, cursor.implicitSlot).toString(16);
 }
 
 function defer(value: unknown): unknown {
@@ -266,9 +288,15 @@ function asRenderable(result: any): unknown {
 function renderChained(value: any, slotLoc: number): unknown {
   if (typeof value === "object" && value !== null) {
     if (value.$$typeof === REACT_ELEMENT_TYPE) {
+      if (cursor.nesting >= MAX_NESTING) return deferNested(value);
       cursor.currentModel = value;
       const props = value.props;
-      return renderElement(value.type, value.key, props.ref, props, slotLoc);
+      cursor.nesting++;
+      try {
+        return renderElement(value.type, value.key, props.ref, props, slotLoc);
+      } finally {
+        cursor.nesting--;
+      }
     }
     if (value.$$typeof === REACT_LAZY_TYPE) {
       cursor.currentModel = value;

@@ -118,6 +118,18 @@ export function suspendTask(
 }
 
 /**
+ * Renders `model` later, from the work loop, in a row of its own (React's
+ * deferTask); returns that row's id. What the walk reaches too deep on the
+ * stack goes there, so no tree is too deep to render.
+ */
+export function deferTask(model: unknown, keyPath: string | null, implicitSlot: boolean): number {
+  const request = cursor.request;
+  const task = createTask(request, model, keyPath, implicitSlot);
+  pingTask(request, task);
+  return task.id;
+}
+
+/**
  * Development: renders the element `model` (a component below a row's root)
  * now, in a row of its own, as React's development server does; returns the
  * reference to that row ("$L" while it is pending or if it failed).

@@ -68,6 +68,8 @@ export const cursor = {
   taskRoot: undefined as unknown,
   /** The task whose row is being walked (null for outlined values and stream items). */
   task: null as Task | null,
+  /** Elements being walked inside one another on the stack right now (see MAX_NESTING in elements.ts). */
+  nesting: 0,
 };
 
 const ObjectPrototype = Object.prototype;

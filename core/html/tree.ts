@@ -20,11 +20,15 @@ class Row {
   raw: unknown = undefined;
   revived = false;
   settled: unknown = undefined;
+  /** Reviving the row threw: `settled` is what it threw. */
+  revivalFailed = false;
   /** Module metadata, for import rows. */
   metadata: unknown[] | null = null;
   stream: { push(value: unknown): void; close(returned: unknown): void } | null = null;
   listeners: [(value: unknown) => void, (reason: unknown) => void][] = [];
   tree: FlightTree;
+  /** Lazy references between the root and this row (see YIELD_EVERY_ROWS). */
+  depth = 0;
 
   constructor(tree: FlightTree) {
     this.tree = tree;
@@ -32,9 +36,23 @@ class Row {
 
   get value(): unknown {
     if (!this.revived) {
+      // Set first: a row that refers to itself reads undefined, not forever.
       this.revived = true;
-      this.settled = this.metadata ? this.tree.clientComponent(this.metadata) : this.tree.revive(this.raw);
+      const tree = this.tree;
+      const outerDepth = tree.revivingDepth;
+      // A row referred to in place ("$<id>") is as deep as the row that refers to it.
+      tree.revivingDepth = Math.max(this.depth, outerDepth);
+      try {
+        this.settled = this.metadata ? tree.clientComponent(this.metadata) : tree.revive(this.raw);
+      } catch (error) {
+        // Every later reader gets the error too (a stack overflow, say), never a half-revived value.
+        this.revivalFailed = true;
+        this.settled = error;
+      } finally {
+        tree.revivingDepth = outerDepth;
+      }
     }
+    if (this.revivalFailed) throw this.settled;
     return this.settled;
   }
 
@@ -82,6 +100,24 @@ function stepInto(raw: any, key: string): any {
 function readRow(row: Row): unknown {
   if (row.status === "fulfilled") return row.value;
   throw row.status === "rejected" ? row.reason : row;
+}
+
+/**
+ * react-dom/server renders what is ready depth-first, on one stack. A tree
+ * deeper than the walk's nesting bound arrives as a chain of lazy rows, each
+ * holding a bounded depth (core/flight/elements.ts): every few rows down such
+ * a chain, the lazy makes react-dom/server wait once, and it renders that row
+ * from its work loop's stack instead, as it does a row not written yet.
+ */
+const YIELD_EVERY_ROWS = 4;
+const READY = Promise.resolve();
+
+function readAfterYield(payload: { row: Row; yielded: boolean }): unknown {
+  if (!payload.yielded) {
+    payload.yielded = true;
+    throw READY;
+  }
+  return readRow(payload.row);
 }
 
 function productionError(digest: string): Error {
@@ -315,8 +351,15 @@ export class FlightTree implements RowListener {
     return exports[name];
   }
 
+  /** Lazy references between the root and the row being revived. */
+  revivingDepth = 0;
+
   private lazy(id: number): unknown {
-    return { $$typeof: LAZY, _payload: this.row(id), _init: readRow };
+    const row = this.row(id);
+    const depth = this.revivingDepth + 1;
+    if (depth > row.depth) row.depth = depth;
+    if (depth % YIELD_EVERY_ROWS !== 0) return { $$typeof: LAZY, _payload: row, _init: readRow };
+    return { $$typeof: LAZY, _payload: { row, yielded: false }, _init: readAfterYield };
   }
 
   revive(raw: unknown): unknown {
@@ -479,6 +522,9 @@ export class FlightTree implements RowListener {
       return undefined;
     }
     if (row.raw === undefined) return row.value;
+    // A row that is a lazy reference ("$L<id>": its element deferred, too
+    // deep) stays one: followed in place, a chain of them recurses here.
+    if (path.length === 1) return this.revive(row.raw);
     let raw: any = row.raw;
     for (let i = 1; i < path.length; i++) raw = stepInto(this.rawTarget(raw), path[i]);
     return this.revive(this.rawTarget(raw));

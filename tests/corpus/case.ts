@@ -11,6 +11,20 @@ export interface Case {
   options?: { identifierPrefix?: string; abortAfterMs?: number };
   /** Also compare the HTML `react-dom/server` renders from the decoded tree (default true). */
   html?: boolean;
+  /**
+   * false: decode without replaying console calls (none are compared). React's
+   * development client replaying them also times the components 100 ms after
+   * the payload ends, recursively: a 10,000-deep tree overflows its stack
+   * there, in a timer, for stock React's payload as for contrail's.
+   */
+  replayConsole?: false;
+  /**
+   * The HTML the fused path must render, for a tree react-dom/server cannot
+   * render from React's client given the whole payload at once (the fused
+   * HTML test's stock side): a 10,000-deep tree all available overflows its
+   * stack, where one arriving over the network does not.
+   */
+  expectedHTML?: string;
 }
 
 /**

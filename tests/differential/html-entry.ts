@@ -22,12 +22,13 @@ function optionsFor(testCase: Case) {
   return { model: testCase.model(() => controller.abort(new Error("aborted by test"))), options };
 }
 
-export function renderCase(name: string): { stock: ReadableStream<Uint8Array>; fused: HTMLParts } {
+/** The fused render, and stock React's, or the case's expected HTML where it has one. */
+export function renderCase(name: string): { stock: ReadableStream<Uint8Array> | string; fused: HTMLParts } {
   const testCase = cases.find((candidate) => candidate.name === name)!;
   const forStock = optionsFor(testCase);
   const forFused = optionsFor(testCase);
   return {
-    stock: stock.renderToReadableStream(forStock.model, clientManifest, forStock.options),
+    stock: testCase.expectedHTML ?? stock.renderToReadableStream(forStock.model, clientManifest, forStock.options),
     fused: renderForHTML(forFused.model, clientManifest, forFused.options),
   };
 }
