@@ -1,6 +1,8 @@
 // Short pictures of where a bad value sits, appended to serialization errors
 // in React's format:  {a: ..., onClick: function onClick}
 //                              ^^^^^^^^^^^^^^^^^^^^^^^^
+// In development an element's props (and its children array) are pictured in
+// JSX form, as React does:  <div className="foo" onClick={function onClick}>
 import { CLIENT_REFERENCE_TAG, REACT_ELEMENT_TYPE, REACT_FORWARD_REF_TYPE, REACT_LAZY_TYPE, REACT_MEMO_TYPE } from "./react-symbols.ts";
 
 const SUSPENSE = Symbol.for("react.suspense");
@@ -57,6 +59,27 @@ function describeElementType(type: any): string {
   return "";
 }
 
+// Development records which objects are an element's props or children, by
+// the element's type, as React's development build does (module-wide, as there).
+const jsxPropsParents = new WeakMap<object, unknown>();
+const jsxChildrenParents = new WeakMap<object, unknown>();
+
+/** Development: remember `props` (and its children array) as an element of `type`'s. */
+export function noteElementProps(type: unknown, props: any): void {
+  jsxPropsParents.set(props, type);
+  if (typeof props.children === "object" && props.children !== null) jsxChildrenParents.set(props.children, type);
+}
+
+/** Whether `parent[key]` is an element's child, where React names a function a bad child. */
+export function isElementChild(parent: object, key: string | number): boolean {
+  return jsxChildrenParents.has(parent) || (jsxPropsParents.has(parent) && key === "children");
+}
+
+function describeKey(name: string): string {
+  const encoded = JSON.stringify(name);
+  return '"' + name + '"' === encoded ? name : encoded;
+}
+
 function describeChild(value: unknown): string {
   return typeof value === "object" && value !== null ? describeObject(value) : describeValue(value);
 }
@@ -79,7 +102,22 @@ export function describeObject(object: any, expandedKey?: string | number): stri
       text += value.length < 10 && text.length + value.length < 40 ? value : "...";
     }
   };
-  if (Array.isArray(object)) {
+  if (Array.isArray(object) && jsxChildrenParents.has(object)) {
+    const type = describeElementType(jsxChildrenParents.get(object));
+    text = "<" + type + ">";
+    for (let i = 0; i < object.length; i++) {
+      const child = object[i];
+      const picture = typeof child === "string" ? child : "{" + describeChild(child) + "}";
+      if (String(i) === expanded) {
+        start = text.length;
+        length = picture.length;
+        text += picture;
+      } else {
+        text += picture.length < 15 && text.length + picture.length < 40 ? picture : "{...}";
+      }
+    }
+    text += "</" + type + ">";
+  } else if (Array.isArray(object)) {
     text = "[";
     for (let i = 0; i < object.length; i++) append(i > 0 ? ", " : "", describeChild(object[i]), String(i) === expanded);
     text += "]";
@@ -87,15 +125,23 @@ export function describeObject(object: any, expandedKey?: string | number): stri
     text = "<" + describeElementType(object.type) + "/>";
   } else {
     if (object.$$typeof === CLIENT_REFERENCE_TAG) return "client";
-    text = "{";
-    const keys = Object.keys(object);
-    for (let i = 0; i < keys.length; i++) {
-      const name = keys[i];
-      const encoded = JSON.stringify(name);
-      const label = (i > 0 ? ", " : "") + ('"' + name + '"' === encoded ? name : encoded) + ": ";
-      append(label, describeChild(object[name]), name === expanded);
+    if (jsxPropsParents.has(object)) {
+      text = "<" + (describeElementType(jsxPropsParents.get(object)) || "...");
+      for (const name of Object.keys(object)) {
+        const value = object[name];
+        const described = name === expanded ? describeChild(value) : describeValue(value);
+        append(" " + describeKey(name) + "=", typeof value === "string" ? described : "{" + described + "}", name === expanded);
+      }
+      text += ">";
+    } else {
+      text = "{";
+      const keys = Object.keys(object);
+      for (let i = 0; i < keys.length; i++) {
+        const name = keys[i];
+        append((i > 0 ? ", " : "") + describeKey(name) + ": ", describeChild(object[name]), name === expanded);
+      }
+      text += "}";
     }
-    text += "}";
   }
   if (expanded === undefined) return text;
   return start > -1 && length > 0 ? "\n  " + text + "\n  " + " ".repeat(start) + "^".repeat(length) : "\n  " + text;

@@ -19,6 +19,7 @@ import {
   ownerReference,
   warnForMissingKey,
 } from "./dev/debug.ts";
+import { noteElementProps } from "./describe.ts";
 import { encodeClientReference, encodeTemporaryReference } from "./encode/references.ts";
 import { encodeString, encodeSymbol } from "./encode/primitives.ts";
 import { hintHostElement } from "./hints.ts";
@@ -178,6 +179,7 @@ export function setRetryThenableState(state: unknown[] | null): void {
 
 function renderElement(type: any, key: string | null, ref: unknown, props: any, slotLoc: number): unknown {
   if (ref != null) throw new Error("Refs cannot be used in Server Components, nor passed to Client Components.");
+  if (DEV) noteElementProps(type, props);
   if (typeof type === "function" && type.$$typeof !== CLIENT_REFERENCE_TAG && type.$$typeof !== TEMPORARY_REFERENCE_TAG) {
     return renderComponent(type, key, props, slotLoc);
   }

@@ -29,8 +29,8 @@ export interface Case {
 
 /**
  * onError for both renderers: the digest depends on the message's first line
- * only (React's development server describes where a bad value sits in JSX
- * form, contrail as production does; see tests/differential/compare.ts).
+ * only, so it is the same in both modes (development adds where a bad value
+ * sits, in JSX form, below it).
  */
 export function digestOf(error: unknown): string {
   const message = (error instanceof Error ? error.message : String(error)).split("\n")[0];

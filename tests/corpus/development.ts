@@ -34,6 +34,16 @@ function Throws({ message }: { message: string }): never {
   throw new TypeError(message);
 }
 
+// A component passed where an element belongs (React's types refuse it).
+const Inner: any = function Inner() {
+  return "inner";
+};
+
+/** A component that throws `value`, which is not an Error. */
+const throwing = (value: unknown) => () => {
+  throw value;
+};
+
 const unkeyedItems = () => ["a", "b", "c"].map((label) => h(Leaf, { label }));
 
 export const developmentCases: Case[] = [
@@ -46,4 +56,10 @@ export const developmentCases: Case[] = [
   { name: "dev: a list of host elements without keys", model: () => h("ul", null, ["x", "y"].map((label) => h("li", null, label))) },
   { name: "dev: a keyed list and keyed fragments", model: () => h("ul", null, ["x", "y"].map((label) => h(Fragment, { key: label }, h("li", null, label), h(Leaf, { label })))) },
   { name: "dev: fragments without keys in a list", model: () => h("div", null, [h(Fragment, null, "a"), h(Fragment, null, "b")]) },
+  { name: "dev: a function as a client component's children", model: () => h(Suspense, { fallback: "x" }, h(Show, { value: 1 }, Inner)), html: false },
+  { name: "dev: a function among an element's children", model: () => h(Suspense, { fallback: "x" }, h("div", { className: "row" }, "text", Inner)), html: false },
+  { name: "dev: a thrown object described by its content", model: () => h(Suspense, { fallback: "x" }, h(throwing({ message: "m", extra: 1, nested: { deep: true } }))) },
+  { name: "dev: a thrown element", model: () => h(Suspense, { fallback: "x" }, h(throwing(h("div")))) },
+  { name: "dev: a thrown array", model: () => h(Suspense, { fallback: "x" }, h(throwing(["array"]))) },
+  { name: "dev: an element's props pictured in JSX form", model: () => h(Suspense, { fallback: "x" }, h(Show, { className: "foo", onClick() {}, value: 2 }, "child")), html: false },
 ];

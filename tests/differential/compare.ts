@@ -9,7 +9,7 @@ import { Buffer } from "node:buffer";
 import * as ReactDOM from "react-dom";
 import { createFromReadableStream } from "react-server-dom-webpack/client.edge";
 import { clientModuleExports } from "../corpus/client-modules.ts";
-import { DEV, firstLine, normalize, type ClientNames } from "./normalize.ts";
+import { DEV, normalize, type ClientNames } from "./normalize.ts";
 import { comparableHTML, renderHTML } from "./render-html.ts";
 
 (globalThis as any).__webpack_require__ = (id: string) => clientModuleExports[id];
@@ -122,7 +122,7 @@ export async function describe(side: Side, withHTML: boolean, replayConsole = tr
   return {
     value,
     hints: hinted,
-    errors: [...new Set(DEV ? side.errors.map(firstLine).filter((message) => !isReactDebugOverflow(message)) : side.errors)].sort(),
+    errors: [...new Set(DEV ? side.errors.filter((message) => !isReactDebugOverflow(message)) : side.errors)].sort(),
     html: rendered,
     console: consoled,
   };

@@ -14,12 +14,6 @@ export type ClientNames = Map<unknown, string>;
 /** React's development client is decoding (NODE_ENV is not "production"). */
 export const DEV = process.env.NODE_ENV !== "production";
 
-/**
- * In development, where a bad value sits is described by React in JSX form
- * and by contrail in production's form: messages compare by their first line.
- */
-export const firstLine = (message: string): string => message.split("\n")[0];
-
 /** Who rendered an element, by name: development's owner (a component info), or null. */
 function ownerName(owner: any): string | null {
   return owner == null ? null : String(owner.name);
@@ -43,7 +37,7 @@ async function settle(thenable: PromiseLike<unknown>): Promise<unknown> {
 
 function describeError(error: any): unknown {
   if (!(error instanceof Error)) return String(error);
-  const description: Record<string, unknown> = { message: DEV ? firstLine(error.message) : error.message, digest: (error as any).digest };
+  const description: Record<string, unknown> = { message: error.message, digest: (error as any).digest };
   if (DEV) {
     description.name = error.name;
     description.env = (error as any).environmentName;

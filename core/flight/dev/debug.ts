@@ -4,6 +4,7 @@
 // None of this runs in production (see ../internals.ts, DEV).
 import { callAsComponent } from "../dispatcher.ts";
 import { internals } from "../internals.ts";
+import { describeObject } from "../describe.ts";
 import type { Request } from "../request.ts";
 import { REACT_ELEMENT_TYPE } from "../react-symbols.ts";
 import type { RenderOptions } from "../types.ts";
@@ -144,16 +145,10 @@ export function describeError(request: Request, error: unknown): ErrorDescriptio
       if (typeof errorEnv === "string") env = errorEnv;
       return { name: error.name, message: String(error.message), stack: stackOf(dev, error, 0), env };
     }
-    return { name: "Error", message: typeof error === "object" && error !== null ? describeThrownObject(error) : String(error), stack: [], env };
+    return { name: "Error", message: typeof error === "object" && error !== null ? describeObject(error) : String(error), stack: [], env };
   } catch {
     return { name: "Error", message: "An error occurred but serializing the error message failed.", stack: [], env };
   }
-}
-
-function describeThrownObject(value: object): string {
-  if (Array.isArray(value)) return "[...]";
-  const name = Object.prototype.toString.call(value).slice(8, -1);
-  return name === "Object" ? "{...}" : name;
 }
 
 /** The `E` row of a failed row in development: the real error, and the component that rendered it. */

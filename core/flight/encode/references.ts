@@ -1,7 +1,7 @@
 // References: client components and their exports ("I" rows, once per
 // export), server functions ("$h"), and the client's own temporary
 // references ("$T"). Any other function cannot cross to the client.
-import { describeObject } from "../describe.ts";
+import { describeObject, isElementChild } from "../describe.ts";
 import { CLIENT_REFERENCE_TAG, SERVER_REFERENCE_TAG, TEMPORARY_REFERENCE_TAG } from "../react-symbols.ts";
 import { outlineError } from "../request.ts";
 import { outlineModel } from "../scheduler.ts";
@@ -114,6 +114,15 @@ export function encodeFunction(value: any, parent: object, key: string | number)
       new Error(
         "Event handlers cannot be passed to Client Component props." + describeObject(parent, key) +
           "\nIf you need interactivity, consider converting part of this to a Client Component.",
+      ),
+    );
+  }
+  if (isElementChild(parent, key)) {
+    const name = value.displayName || value.name || "Component";
+    return serializationError(
+      new Error(
+        `Functions are not valid as a child of Client Components. This may happen if you return ${name} instead of <${name} /> from render. ` +
+          "Or maybe you meant to call this function rather than return it." + describeObject(parent, key),
       ),
     );
   }
