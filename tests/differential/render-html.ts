@@ -16,8 +16,6 @@ export async function renderHTML(root: unknown): Promise<string> {
 }
 
 const ERRORS_MET = /\n<!-- errors: [^>]*-->$/;
-// "Switched to client rendering because ...:", a blank line, the message's first line.
-const MESSAGE_FIRST_LINE = / data-msg="((?:[^"\n]*\n){2}[^"\n]*)[^"]*"/g;
 
 /**
  * HTML as two renders of the same tree must agree on it. react-dom/server
@@ -25,16 +23,15 @@ const MESSAGE_FIRST_LINE = / data-msg="((?:[^"\n]*\n){2}[^"\n]*)[^"]*"/g;
  * ready as it rendered: where depends on how rows arrived, not on the tree,
  * and hydration reads both the same. In development it also writes an
  * error's stack and component stack into the boundary's template: where the
- * trees were built, not the tree; and messages are compared by their first
- * line (React pictures where a bad value sits in JSX form in development);
- * and which errors react-dom/server meets inside a boundary it has already
- * given up on depends on when the development client resolves each row (it
- * does debug work between them), so that list is left out there: the errors
- * of the Flight render itself are compared apart, in both modes.
+ * trees were built, not the tree; and which errors react-dom/server meets
+ * inside a boundary it has already given up on depends on when the
+ * development client resolves each row (it does debug work between them), so
+ * that list is left out there: the errors of the Flight render itself are
+ * compared apart, in both modes.
  */
 export function comparableHTML(html: string): string {
   const text = canonicalFormFields(html.replaceAll("<!-- -->", ""));
-  return DEV ? text.replace(/ data-c?stck="[^"]*"/g, "").replace(MESSAGE_FIRST_LINE, ' data-msg="$1"').replace(ERRORS_MET, "") : text;
+  return DEV ? text.replace(/ data-c?stck="[^"]*"/g, "").replace(ERRORS_MET, "") : text;
 }
 
 const BOUND_ACTION_PREFIX = /\$ACTION_(REF_)?(?!ID_|KEY")([^":]*)(:\d+)?"/g;
