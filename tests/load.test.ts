@@ -20,9 +20,10 @@ const CONCURRENCY = 100;
 // How long a load client waits for an answer before it gives up: longer than
 // the run, so on a machine busy with other work a slow answer never counts as
 // a failure. (At autocannon's default, 10 s, the suite failed on a busy
-// machine: Node's servers were still taking in the storm's last connections,
-// queued in the kernel ahead of the load's, and autocannon's timer, firing
-// late at that deadline, printed TimeoutNegativeWarning.)
+// machine: Node's servers accept one connection per event-loop turn, so of 64
+// clients connecting at once to a server busy rendering for the first ones,
+// the last waited over 10 s for their first answer; and autocannon's timer,
+// firing late at that deadline, printed TimeoutNegativeWarning.)
 const CLIENT_TIME_LIMIT = LOAD_SECONDS + 60;
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const megabytes = (bytes: number) => (bytes / 1e6).toFixed(1) + " MB";
