@@ -126,13 +126,17 @@ const compressedAssets = new WeakMap<Asset, Partial<Record<Encoding, Promise<Uin
 function compressedAsset(asset: Asset, encoding: Encoding, effort: Effort): Promise<Uint8Array<ArrayBuffer> | null> {
   let variants = compressedAssets.get(asset);
   if (!variants) compressedAssets.set(asset, (variants = {}));
+  return (variants[encoding] ??= compressedOnce(asset, encoding, effort));
+}
+
+function compressedOnce(asset: Asset, encoding: Encoding, effort: Effort): Promise<Uint8Array<ArrayBuffer> | null> {
   const built = asset.encoded?.[encoding];
-  if (built) return (variants[encoding] ??= Promise.resolve(built));
+  if (built) return Promise.resolve(built);
   const bytes = typeof asset.body === "string" ? new TextEncoder().encode(asset.body) : asset.body;
-  return (variants[encoding] ??= compressBytes(bytes, encoding, effort).then(
+  return compressBytes(bytes, encoding, effort).then(
     (compressed) => (compressed.byteLength < bytes.byteLength ? compressed : null),
     () => null,
-  ));
+  );
 }
 
 /**
