@@ -6,24 +6,16 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { measure } from "mitata";
-import { createElement as h } from "react";
 import { renderFizz as renderHTML } from "../core/html/fizz.ts";
 import { createFromReadableStream } from "react-server-dom-webpack/client.edge";
 import { splitRows } from "../tests/support/rows.ts";
 import { scenarioClientModules } from "./client-components.ts";
-import { Page, ServerTable, products } from "./pages.ts";
+import { plainTrees } from "./plain-trees.ts";
 
 const [payloadDir, implList, scenarioList] = process.argv.slice(2);
 (globalThis as any).__webpack_require__ = (id: string) => scenarioClientModules[id];
 (globalThis as any).__webpack_chunk_load__ = () => Promise.resolve();
 const manifest = { serverConsumerManifest: { moduleMap: null, serverModuleMap: null, moduleLoading: null } };
-
-// The same trees, rendered by react-dom/server directly (no Flight).
-const plainTrees: Record<string, () => unknown> = {
-  A: () => h(Page, { sections: 20 }),
-  B: () => h(Page, { sections: 330 }),
-  C: () => h(ServerTable, { rows: products(1000) }),
-};
 
 const decode = (payload: Uint8Array) =>
   createFromReadableStream(new ReadableStream({ start(c) { c.enqueue(payload); c.close(); } }), manifest);

@@ -8,14 +8,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { measure } from "mitata";
 import { drainSampling, peakHeapMB } from "./heap.ts";
-import { createElement as h } from "react";
 import { renderFizz } from "../core/html/fizz.ts";
 import { createFromReadableStream } from "react-server-dom-webpack/client.edge";
 import { renderToHTMLStream } from "../core/html/index.ts";
 import { injectFlightPayload } from "../core/html/inline-payload.ts";
 import { bundleServerGraph } from "../core/bundle/server-graph.ts";
 import { scenarioClientModules } from "./client-components.ts";
-import { Page, ServerTable, products } from "./pages.ts";
+import { plainTrees } from "./plain-trees.ts";
 
 const outdir = mkdtempSync(join(tmpdir(), "contrail-bench-html-"));
 const bench = new URL(".", import.meta.url).pathname;
@@ -35,11 +34,6 @@ async function stockPipelineStream(id: string): Promise<ReadableStream<Uint8Arra
 
 const fusedStream = (id: string) => renderToHTMLStream(entry.renderFused(id), { clientModules: scenarioClientModules, onError() {} });
 
-const plainTrees: Record<string, () => unknown> = {
-  A: () => h(Page, { sections: 20 }),
-  B: () => h(Page, { sections: 330 }),
-  C: () => h(ServerTable, { rows: products(1000) }),
-};
 
 async function plainStream(id: string): Promise<ReadableStream<Uint8Array>> {
   const stream = await renderFizz(plainTrees[id]() as any);
