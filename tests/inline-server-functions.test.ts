@@ -6,8 +6,8 @@
 // "use server" module's function, and the closed-over values encrypted:
 // unseen in the HTML and the Flight, refused when tampered or moved.
 import { deepStrictEqual, ok, rejects, strictEqual } from "node:assert/strict";
-import { transform } from "esbuild";
 import { hoistInlineServerFunctions } from "../core/bundle/inline-server-functions.ts";
+import { decodeMappings, inlineSourceMapOf, lineStarts, positionOf, segmentAt } from "../core/bundle/source-map.ts";
 import { hiddenFields, sealedField, sealedOf, tampered } from "./support/bound-forms.ts";
 import { run, test } from "./support/harness.ts";
 import { hostScriptCommand, startServerProcess, type ServerProcess } from "./support/server-process.ts";
@@ -73,12 +73,18 @@ test("a module-level inline function is registered where it is; a module without
   strictEqual(await hoistInlineServerFunctions(`export const text = "no directive here";`, "/app/b.ts", "./b.ts", "/refs.ts"), undefined);
 });
 
-test("replacements keep the compiled module's line count, so its source map still holds for them", async () => {
-  const source = `export function Page({ id }) {\n  return <form action={async () => {\n    "use server";\n    return id;\n  }} />;\n}\nexport const after = 1;\n`;
-  const { code } = await hoisted(source);
-  const compiled = await transform(source, { loader: "tsx", jsx: "automatic", format: "esm" });
-  const lineOf = (text: string) => text.split("\n").findIndex((line) => line.includes("after = 1"));
-  strictEqual(lineOf(code), lineOf(compiled.code), code);
+test("the module carries its map to the source inline: code after a replaced function, and the hoisted body, map to where they were written", async () => {
+  const source = `export function Page({ id }: { id: number }) {\n  return <form action={async () => {\n    "use server";\n    return id + 1;\n  }} title="after" />;\n}\n`;
+  const { map, code } = inlineSourceMapOf((await hoisted(source)).code)!;
+  deepStrictEqual(map.sources, ["/app/page.tsx"]);
+  const segments = decodeMappings(map.mappings);
+  /** The 1-based source line and column `text` of the output maps to, and where it is in the source. */
+  const positions = (text: string) => {
+    const mapped = segmentAt(segments, ...positionOf(lineStarts(code), code.indexOf(text)))!;
+    return { mapped: [mapped[2]! + 1, mapped[3]! + 1], source: positionOf(lineStarts(source), source.indexOf(text)).map((n) => n + 1) };
+  };
+  ok(code.indexOf("id + 1") > code.indexOf('"after"'), "the body is hoisted below: " + code);
+  for (const text of ['"after"', "id + 1"]) strictEqual(JSON.stringify(positions(text).mapped), JSON.stringify(positions(text).source), text);
 });
 
 test("`this` or `arguments` inside an inline arrow function is refused, naming the file and line", async () => {

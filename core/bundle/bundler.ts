@@ -3,9 +3,10 @@
 // browser) goes through here, so JSX, NODE_ENV, module rewriting, CSS and
 // imported assets behave the same whichever runtime bundles.
 import { isBuiltin } from "node:module";
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
 import { ASSET_FILE, assetFile, type AssetFile } from "./asset-files.ts";
+import { chain, inlineSourceMapComment, inlineSourceMapOf, type SourceMap } from "./source-map.ts";
 import { isAppModule, withSourceLocation } from "./source-location.ts";
 import { CSS_FILE, cssStandIn } from "./styles.ts";
 
@@ -32,7 +33,11 @@ export interface BundleSpec {
    * process itself resolves (by file path), so the bundle shares its React.
    */
   externalPackages?: boolean;
-  /** Replaces a module's source (read from `path`), or leaves it (undefined). */
+  /**
+   * Replaces a module's source (read from `path`), or leaves it (undefined).
+   * Contents that end with an inline source map (to the source) are mapped
+   * through it in the bundle's map.
+   */
   load?: (path: string, source: string) => Promise<{ contents: string; loader: Loader } | undefined>;
 }
 
@@ -75,10 +80,13 @@ type LoadResult = { contents: string; loader: Loader | "js"; resolveDir?: string
 function loadHooks(spec: BundleSpec) {
   const inputs: string[] = [];
   const assets: AssetFile[] = [];
+  // The maps replaced contents carry, by file.
+  const sourceMaps = new Map<string, SourceMap>();
   const server = spec.platform === "server";
   return {
     inputs,
     assets,
+    sourceMaps,
     // Read once; the app's JavaScript may hold JSX, and its server modules learn where they are.
     async source(path: string): Promise<LoadResult> {
       inputs.push(path);
@@ -86,7 +94,11 @@ function loadHooks(spec: BundleSpec) {
       const app = isAppModule(path);
       const source = server && app ? withSourceLocation(original, path, spec.outdir) : original;
       const loaded = await spec.load?.(path, source);
-      if (loaded !== undefined) return loaded;
+      if (loaded !== undefined) {
+        const inline = inlineSourceMapOf(loaded.contents);
+        if (inline !== undefined) sourceMaps.set(path, inline.map);
+        return loaded;
+      }
       return source !== original || (app && loaderFor(path) === "jsx") ? { contents: source, loader: loaderFor(path) } : undefined;
     },
     async stylesheet(path: string): Promise<LoadResult> {
@@ -189,7 +201,22 @@ async function bundleWithBun(Bun: any, spec: BundleSpec, hooks: LoadHooks): Prom
     plugins,
   });
   if (!result.success) throw new AggregateError(result.logs, `Bundling ${spec.entry} failed`);
-  return { outfile: result.outputs[0].path, metafile: result.metafile };
+  const outfile = result.outputs[0].path;
+  if (sourcemapFor(spec) !== undefined && hooks.sourceMaps.size > 0) await chainSourceMaps(outfile, spec.outdir, hooks.sourceMaps);
+  return { outfile, metafile: result.metafile };
+}
+
+/** Follows the inline map of Bun's bundle `outfile` through the maps of the contents it was given (Bun.build ignores them; esbuild chains them). */
+async function chainSourceMaps(outfile: string, outdir: string, sourceMaps: Map<string, SourceMap>): Promise<void> {
+  const bundled = inlineSourceMapOf(await readFile(outfile, "utf8"));
+  if (bundled === undefined) return;
+  // Bun names sources from the output folder.
+  const inputs = new Map<string, SourceMap>();
+  for (const source of bundled.map.sources) {
+    const map = sourceMaps.get(resolve(outdir, source));
+    if (map !== undefined) inputs.set(source, map);
+  }
+  await writeFile(outfile, bundled.code + inlineSourceMapComment(chain(bundled.map, inputs)));
 }
 
 async function bundleWithEsbuild(spec: BundleSpec, hooks: LoadHooks): Promise<{ outfile: string; metafile: Metafile }> {

@@ -14,12 +14,13 @@
 // it is registered where it is.
 //
 // The module is first compiled to JavaScript by esbuild (TypeScript, JSX),
-// with its source map inline for the bundler to chain; replacements keep
-// their line count, so lines outside hoisted bodies keep their mapping.
-import { Buffer } from "node:buffer";
+// then rewritten; the result carries its map to the source inline, which
+// the bundler chains (./source-map.ts), so stacks name the source's lines
+// and columns, in hoisted bodies too.
 import { Parser, type Node } from "acorn";
 import { hasDirective } from "./directives.ts";
 import { loaderFor } from "./bundler.ts";
+import { decodeMappings, inlineSourceMapComment, Rewrite, segmentAt, type SourceMap } from "./source-map.ts";
 
 const DIRECTIVE = /(["'])use server\1/g;
 const REGISTER = "__contrailRegisterServerReference";
@@ -304,21 +305,23 @@ function parentsOf(program: any): Map<any, any> {
 /** A named function declaration at module level: registered by its name, where it is. */
 const isDeclaration = (inline: InlineFunction) => !inline.nested && inline.node.type === "FunctionDeclaration" && inline.node.id !== null;
 
-const newlines = (text: string) => "\n".repeat(text.split("\n").length - 1);
-
 /**
  * `source` (the module `moduleId` at `path`) with its inline "use server"
- * functions hoisted and registered (see above), as JavaScript; undefined if
- * it has none. `referencesModule` exports `registerServerReference`.
+ * functions hoisted and registered (see above), as JavaScript carrying its
+ * source map inline; undefined if it has none. `referencesModule` exports
+ * `registerServerReference`.
  */
 export async function hoistInlineServerFunctions(source: string, path: string, moduleId: string, referencesModule: string): Promise<string | undefined> {
   if (!mayHoldInlineServerFunctions(source)) return undefined;
   const { transform } = await import("esbuild");
   const compiled = await transform(source, { loader: loaderFor(path), jsx: "automatic", format: "esm", sourcemap: true, sourcefile: path, logLevel: "silent" });
   const code = compiled.code;
+  const compiledMap: SourceMap = JSON.parse(compiled.map);
   const program: any = Parser.parse(code, { ecmaVersion: "latest", sourceType: "module", locations: true });
   const refuse = (node: Node, why: string): never => {
-    throw new InlineServerFunctionError(`${path}:${originalLine(compiled.map, node.loc!.start.line)}: ${why}.`);
+    const { line, column } = node.loc!.start;
+    const original = segmentAt(decodeMappings(compiledMap.mappings), line - 1, column);
+    throw new InlineServerFunctionError(`${path}:${original?.length === 4 ? original[2] + 1 : line}: ${why}.`);
   };
   const serverModule = hasDirective(source, "use server");
   const { functions: found, moduleNames } = analyze(program, refuse);
@@ -335,35 +338,36 @@ export async function hoistInlineServerFunctions(source: string, path: string, m
     inline.binding = inline.nested ? `$$inline_${index}` : isDeclaration(inline) ? inline.node.id.name : inline.exportName;
   });
 
-  const register = (reference: string, inline: InlineFunction) => `${REGISTER}(${reference}, ${JSON.stringify(moduleId)}, ${JSON.stringify(inline.exportName)})`;
-  /** What stands where `inline` was written. */
-  const replacement = (inline: InlineFunction): string => {
+  // The module is rewritten into `out`, whose map follows each piece of it to the source.
+  const out = new Rewrite(code, compiledMap);
+  const idArguments = (inline: InlineFunction) => `${JSON.stringify(moduleId)}, ${JSON.stringify(inline.exportName)}`;
+  /** Writes what stands where `inline` was written. */
+  const replace = (inline: InlineFunction): void => {
     const { node } = inline;
-    if (!inline.nested) return isDeclaration(inline) ? render(node.start, node.end) : register(render(node.start, node.end), inline);
-    const bound = inline.closed.length ? `${inline.binding}.bind(null, ${inline.closed.join(", ")})` : inline.binding;
-    const expression = node.type === "FunctionDeclaration" ? `const ${node.id.name} = ${bound};` : bound;
-    return expression + newlines(code.slice(node.start, node.end));
+    if (isDeclaration(inline)) render(node.start, node.end);
+    else if (!inline.nested) {
+      out.insert(`${REGISTER}(`, node.start);
+      render(node.start, node.end);
+      out.insert(`, ${idArguments(inline)})`, node.end);
+    } else {
+      const bound = inline.closed.length ? `${inline.binding}.bind(null, ${inline.closed.join(", ")})` : inline.binding;
+      out.insert(node.type === "FunctionDeclaration" ? `const ${node.id.name} = ${bound};` : bound, node.start);
+    }
   };
-  /** The source from `start` to `end`, with the inline functions it holds replaced. */
-  function render(start: number, end: number): string {
-    let text = "";
+  /** Writes the source from `start` to `end`, with the inline functions it holds replaced. */
+  function render(start: number, end: number): void {
     let at = start;
     for (const inline of functions) {
       const { node } = inline;
       if (node.start < at || node.end > end || (node.start === start && node.end === end)) continue;
-      text += code.slice(at, node.start) + replacement(inline);
+      out.copy(at, node.start);
+      replace(inline);
       at = node.end;
     }
-    return text + code.slice(at, end);
+    out.copy(at, end);
   }
-  const hoisted = functions.filter((inline) => inline.nested).map((inline) => {
-    const { node } = inline;
-    const params = node.params.length ? render(node.params[0].start, node.params[node.params.length - 1].end) : "";
-    const head = `${node.async ? "async " : ""}function${node.generator ? "*" : ""} ${inline.binding}`;
-    return `${head}(${[...inline.closed, params].filter(Boolean).join(", ")}) ${render(node.body.start, node.body.end)}`;
-  });
 
-  // Registered first thing (function declarations are hoisted), after the directives, on the same line.
+  // Registered first thing (function declarations are hoisted), after the directives.
   let prologueEnd = 0;
   for (const statement of program.body) {
     if (statement.directive === undefined) break;
@@ -371,37 +375,21 @@ export async function hoistInlineServerFunctions(source: string, path: string, m
   }
   const registrations = functions
     .filter((inline) => inline.nested || isDeclaration(inline))
-    .map((inline) => register(inline.binding, inline) + ";");
-  const imports = `import { registerServerReference as ${REGISTER} } from ${JSON.stringify(referencesModule)};`;
-  const sourceMap = `//# sourceMappingURL=data:application/json;base64,${Buffer.from(compiled.map).toString("base64")}\n`;
-  return code.slice(0, prologueEnd) + imports + registrations.join("") + render(prologueEnd, code.length) + "\n" + hoisted.join("\n") + "\n" + sourceMap;
-}
-
-const BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-/** The source line (1-based) that generated line `line` of the compiled module comes from, by its source map. */
-function originalLine(map: string, line: number): number {
-  const lines = JSON.parse(map).mappings.split(";");
-  let sourceLine = 0;
-  for (let index = 0; index < line && index < lines.length; index++) {
-    for (const segment of lines[index].split(",").filter(Boolean)) {
-      const fields: number[] = [];
-      let value = 0;
-      let shift = 0;
-      for (const char of segment) {
-        const digit = BASE64.indexOf(char);
-        value += (digit & 31) << shift;
-        if (digit & 32) shift += 5;
-        else {
-          fields.push(value & 1 ? -(value >>> 1) : value >>> 1);
-          value = shift = 0;
-        }
-      }
-      if (fields.length >= 4) {
-        sourceLine += fields[2];
-        if (index === line - 1) return sourceLine + 1;
-      }
+    .map((inline) => `${REGISTER}(${inline.binding}, ${idArguments(inline)});`);
+  out.copy(0, prologueEnd);
+  out.insert(`import { registerServerReference as ${REGISTER} } from ${JSON.stringify(referencesModule)};` + registrations.join(""));
+  render(prologueEnd, code.length);
+  // The hoisted functions, at the end: their bodies map to where they were written.
+  for (const inline of functions.filter((inline) => inline.nested)) {
+    const { node } = inline;
+    out.insert("\n");
+    out.insert(`${node.async ? "async " : ""}function${node.generator ? "*" : ""} ${inline.binding}(${inline.closed.join(", ")}`, node.start);
+    if (node.params.length > 0) {
+      out.insert(inline.closed.length > 0 ? ", " : "");
+      render(node.params[0].start, node.params[node.params.length - 1].end);
     }
+    out.insert(") ", node.body.start);
+    render(node.body.start, node.body.end);
   }
-  return sourceLine + 1;
+  return out.text + inlineSourceMapComment(out.map());
 }
