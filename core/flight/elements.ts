@@ -15,6 +15,7 @@ import {
   describeComponent,
   elementStackReference,
   emitComponentInfo,
+  forwardDebugInfo,
   ownerOf,
   ownerReference,
   warnForMissingKey,
@@ -94,7 +95,9 @@ export function walkElement(element: any, key: string | number, parentLoc: numbe
   let slotLoc = NO_LOC;
   if (clean) {
     slotLoc = isRoot ? parentLoc : childLoc(request, parentLoc, key);
-    if (slotLoc !== NO_LOC) recordElement(request, element, slotLoc);
+    // Development renders a lazy child in a row of its own, whose root React
+    // does not record: met again, its element is written again.
+    if (slotLoc !== NO_LOC && !(DEV && isRoot)) recordElement(request, element, slotLoc);
   } else if (isRoot) {
     // A task resumed inside a component's key path: not shared, but what it
     // renders is the row, and its contents are located from there.
@@ -104,6 +107,7 @@ export function walkElement(element: any, key: string | number, parentLoc: numbe
   cursor.nesting++;
   try {
     cursor.currentModel = element;
+    if (DEV) cursor.debugOwner = element._owner ?? null;
     const props = element.props;
     return renderElement(element.type, element.key, props.ref, props, slotLoc);
   } catch (thrown) {
@@ -124,6 +128,11 @@ export function walkLazy(lazy: any, parent: object, key: string | number, parent
     cursor.currentModel = lazy;
     const resolved = lazy._init(lazy._payload);
     stopIfAborted();
+    if (DEV && lazy._debugInfo) {
+      // Its debug info goes on the row it renders in: one of its own unless it is its task's root.
+      if (!isRoot || cursor.task === null) return renderInOwnRow(lazy, keyPath, implicitSlot);
+      forwardDebugInfo(cursor.request, cursor.task.id, lazy._debugInfo);
+    }
     return isRoot ? walkRoot(resolved, parentLoc, false) : walk(resolved, parent, key, parentLoc);
   } catch (thrown) {
     return outlineThrown(lazy, thrown, keyPath, implicitSlot);
@@ -162,7 +171,7 @@ function outlineThrown(model: unknown, thrown: unknown, keyPath: string | null, 
     return "$L" + id.toString(16);
   }
   prepareThenableState(null);
-  return "$L" + outlineError(request, explain(wakeable), ownerOf(cursor.currentModel)).toString(16);
+  return "$L" + outlineError(request, explain(wakeable), cursor.debugOwner).toString(16);
 }
 
 /** A stack overflow says what it means for a model. */
@@ -251,7 +260,10 @@ function renderComponentInDev(Component: Function, key: string | null, props: un
     task.timed = true;
     if (element?._store?.validated === 2) warnForMissingKey(request, info);
   }
-  return callComponentInDev(Component, props, info);
+  const rendered = callComponentInDev(Component, props, info);
+  // What it returned is this component's: an error there names it.
+  cursor.debugOwner = info;
+  return rendered;
 }
 
 // Development: the element a component returns (now or once its promise
@@ -292,6 +304,7 @@ function renderChained(value: any, slotLoc: number): unknown {
     if (value.$$typeof === REACT_ELEMENT_TYPE) {
       if (cursor.nesting >= MAX_NESTING) return deferNested(value);
       cursor.currentModel = value;
+      if (DEV) cursor.debugOwner = value._owner ?? null;
       const props = value.props;
       cursor.nesting++;
       try {
@@ -305,6 +318,12 @@ function renderChained(value: any, slotLoc: number): unknown {
       retryThenableState = null;
       const resolved = value._init(value._payload);
       stopIfAborted();
+      if (DEV && value._debugInfo) {
+        if (slotLoc !== cursor.rowLoc || slotLoc === NO_LOC || cursor.task === null) {
+          return renderInOwnRow(value, cursor.keyPath, cursor.implicitSlot);
+        }
+        forwardDebugInfo(cursor.request, cursor.task.id, value._debugInfo);
+      }
       return renderChained(resolved, slotLoc);
     }
     if (Array.isArray(value)) return walkArray(value, slotLoc);
@@ -327,15 +346,16 @@ function encodeType(type: any): unknown {
 function renderHostElement(type: unknown, key: string | null, props: any, slotLoc: number): unknown {
   const { keyPath, implicitSlot } = cursor;
   const element: any = cursor.currentModel;
-  // Where elements are looked up, walkElement has recorded this one.
-  const unrecorded = keyPath === null && !implicitSlot ? null : element;
+  // Where elements are looked up, walkElement has recorded this one (but at a row's root in development).
+  const rowRoot = slotLoc === cursor.rowLoc;
+  const unrecorded = keyPath === null && !implicitSlot && !(DEV && rowRoot) ? null : element;
   const fullKey = key === null ? keyPath : keyPath === null ? key : keyPath + "," + key;
   const wrap = implicitSlot && fullKey !== null;
   const request = cursor.request;
   const elementLoc = wrap ? childLoc(request, slotLoc, 0) : slotLoc;
   cursor.keyPath = null;
   cursor.implicitSlot = false;
-  const json = ["$", encodeType(type), fullKey === null ? null : encodeString(fullKey), walkProps(props, elementLoc, unrecorded, slotLoc === cursor.rowLoc)];
+  const json = ["$", encodeType(type), fullKey === null ? null : encodeString(fullKey), walkProps(props, elementLoc, unrecorded, rowRoot)];
   if (DEV) {
     json.push(ownerReference(request, ownerOf(element)), elementStackReference(request, element), element?._store?.validated ?? 0);
   } else if (typeof type === "string" && request.queue.listener !== null) {

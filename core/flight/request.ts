@@ -25,6 +25,8 @@ export interface Task {
   status: number;
   /** Development: a component's time was written for this row, so its end time is too. */
   timed: boolean;
+  /** Development: the owner its error row names, React's `task.debugOwner` (see `cursor.debugOwner`); null in production. */
+  debugOwner: ComponentInfo | null;
   ping: () => void;
 }
 

@@ -12,7 +12,7 @@
 //   resolved before a 0 ms timer fires renders together when it does.
 import { SuspenseException, runWithRequest, takeSuspendedThenable, takeThenableState } from "./dispatcher.ts";
 import { setRetryThenableState } from "./elements.ts";
-import { emitTime, ownerOf } from "./dev/debug.ts";
+import { emitTime } from "./dev/debug.ts";
 import { setHintListener } from "./hints.ts";
 import { REACT_ELEMENT_TYPE, REACT_LAZY_TYPE } from "./react-symbols.ts";
 import {
@@ -61,6 +61,7 @@ export function createTask(request: Request, model: unknown, keyPath: string | n
     thenableState: null,
     status: TASK_PENDING,
     timed: false,
+    debugOwner: cursor.debugOwner,
     ping: () => pingTask(request, task),
   };
   request.pending++;
@@ -87,8 +88,8 @@ function markTurn(): number {
   return turn;
 }
 
-/** Still in the turn the render started in: React's opening phase. */
-const opening = (request: Request) => request.openingTurn === turn;
+/** Still in the turn the render started in: React's opening phase (a prerender's, Infinity, lasts to its end). */
+const opening = (request: Request) => request.openingTurn === turn || request.openingTurn === Infinity;
 
 // After the first tick, as in React, pinged work waits for a 0 ms timer: every
 // task that resolved before it fires (in one turn or in several) renders in
@@ -166,7 +167,7 @@ export function abortTask(request: Request, task: Task): void {
 export function failTask(request: Request, task: Task, error: unknown): void {
   if (task.status !== TASK_PENDING) return;
   const digest = logError(request, error);
-  emitErrorRow(request, task.id, digest, error, ownerOf(cursor.currentModel));
+  emitErrorRow(request, task.id, digest, error, task.debugOwner);
   finishTask(request, task, TASK_ERRORED);
   if (task.id === ROOT_ID) settleShell(request, digest);
 }
@@ -198,6 +199,7 @@ function retryTask(request: Request, task: Task): void {
   cursor.keyPath = task.keyPath;
   cursor.implicitSlot = task.implicitSlot;
   cursor.taskRoot = model;
+  cursor.debugOwner = task.debugOwner;
   setRetryThenableState(task.thenableState);
   try {
     const json = walkRoot(model, cursor.rowLoc, task.id === ROOT_ID);
@@ -211,6 +213,7 @@ function retryTask(request: Request, task: Task): void {
   } catch (thrown) {
     const wakeable: any = thrown === SuspenseException ? takeSuspendedThenable() : thrown;
     task.status = TASK_PENDING;
+    task.debugOwner = cursor.debugOwner;
     if (request.status === ABORTING) {
       takeThenableState();
       abortTask(request, task);
@@ -229,6 +232,7 @@ function retryTask(request: Request, task: Task): void {
     cursor.implicitSlot = false;
     cursor.taskRoot = undefined;
     cursor.task = null;
+    cursor.debugOwner = null;
     if (cursor.holes.length > 0) cursor.holes = [];
   }
 }

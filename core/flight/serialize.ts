@@ -5,6 +5,7 @@
 //
 // One function per kind of value; the binary, collection, promise, stream and
 // reference encodings live in ./encode/.
+import type { ComponentInfo } from "./dev/debug.ts";
 import { describeObject } from "./describe.ts";
 import { walkElement, walkLazy } from "./elements.ts";
 import { encodeBinary, encodeBlob, isBinary } from "./encode/binary.ts";
@@ -70,6 +71,13 @@ export const cursor = {
   task: null as Task | null,
   /** Elements being walked inside one another on the stack right now (see MAX_NESTING in elements.ts). */
   nesting: 0,
+  /**
+   * Development: the owner an error row written now names, as React's
+   * `task.debugOwner`: the owner of the last element reached, or the
+   * component whose result is being walked once it has returned. Tasks
+   * created now start from it; a suspended task keeps it for its retry.
+   */
+  debugOwner: null as ComponentInfo | null,
 };
 
 const ObjectPrototype = Object.prototype;
@@ -384,5 +392,5 @@ function walkAsyncIterable(value: any): unknown {
 
 /** A value that cannot be sent: reported through onError and written as an error row. */
 export function serializationError(error: unknown): string {
-  return "$" + outlineError(cursor.request, error).toString(16);
+  return "$" + outlineError(cursor.request, error, cursor.debugOwner).toString(16);
 }

@@ -11,6 +11,7 @@ import { createFromReadableStream } from "react-server-dom-webpack/client.edge";
 import { clientModuleExports } from "../corpus/client-modules.ts";
 import { DEV, normalize, type ClientNames } from "./normalize.ts";
 import { comparableHTML, renderHTML } from "./render-html.ts";
+import { splitRows } from "../support/rows.ts";
 
 (globalThis as any).__webpack_require__ = (id: string) => clientModuleExports[id];
 (globalThis as any).__webpack_chunk_load__ = () => Promise.resolve();
@@ -99,6 +100,23 @@ async function html(bytes: Uint8Array, replayConsole: boolean): Promise<string> 
   return comparableHTML(await renderHTML(decode(bytes, replayConsole)));
 }
 
+/**
+ * Development: each error row's owner, by name (null: none), read from the
+ * payload itself, as React's client keeps an error's owner only in a
+ * console task, out of reach.
+ */
+function errorRowOwners(bytes: Uint8Array): string[] {
+  const text = new TextDecoder();
+  const rows = new Map<number, any>();
+  const owners: string[] = [];
+  for (const row of splitRows(bytes)) {
+    // Component infos are objects; other untagged rows need not be read.
+    if (row.tag === "" && row.body[0] === 123) rows.set(row.id, JSON.parse(text.decode(row.body)));
+    else if (row.tag === "E") owners.push(JSON.parse(text.decode(row.body)).owner ?? null);
+  }
+  return owners.map((owner) => (owner === null ? "null" : String(rows.get(parseInt(owner.slice(1), 16))?.name))).sort();
+}
+
 export interface Side {
   bytes: string;
   errors: string[];
@@ -125,6 +143,7 @@ export async function describe(side: Side, withHTML: boolean, replayConsole = tr
     errors: [...new Set(DEV ? side.errors.filter((message) => !isReactDebugOverflow(message)) : side.errors)].sort(),
     html: rendered,
     console: consoled,
+    errorOwners: DEV ? errorRowOwners(bytes) : undefined,
   };
 }
 

@@ -19,12 +19,18 @@ function ownerName(owner: any): string | null {
   return owner == null ? null : String(owner.name);
 }
 
-/** Development's component infos in `_debugInfo`, by what both servers must agree on (no times, stacks or I/O). */
+/**
+ * Development's `_debugInfo`: component infos and awaited I/O, by what both
+ * servers must agree on (no times or stacks, but whether there is one).
+ */
 function debugEntries(debugInfo: unknown): unknown[] {
   if (!Array.isArray(debugInfo)) return [];
-  return debugInfo
-    .filter((entry) => typeof entry?.name === "string")
-    .map((entry) => ({ name: entry.name, env: entry.env ?? null, key: entry.key ?? null, owner: ownerName(entry.owner) }));
+  return debugInfo.flatMap((entry): unknown[] => {
+    if (typeof entry?.name === "string") return [{ name: entry.name, env: entry.env ?? null, key: entry.key ?? null, owner: ownerName(entry.owner) }];
+    const io = entry?.awaited;
+    if (io == null) return [];
+    return [{ awaited: io.name, env: entry.env ?? null, owner: ownerName(entry.owner), ioEnv: io.env ?? null, ioOwner: ownerName(io.owner), ioStack: Array.isArray(io.stack) }];
+  });
 }
 
 async function settle(thenable: PromiseLike<unknown>): Promise<unknown> {

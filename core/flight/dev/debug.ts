@@ -117,6 +117,46 @@ export function emitTime(request: Request, rowId: number): void {
   request.queue.debugInfo(rowId, '{"time":' + (performance.now() - request.dev!.timeOrigin) + "}");
 }
 
+/**
+ * A lazy's `_debugInfo`, forwarded to row `rowId` as React's development
+ * server does: React.lazy records what it awaited (I/O named "lazy"), written
+ * once as a `J` row, and each row it resolves in names it. I/O that ended
+ * before the render started is not this render's.
+ */
+export function forwardDebugInfo(request: Request, rowId: number, debugInfo: unknown[]): void {
+  const dev = request.dev!;
+  for (const entry of debugInfo as any[]) {
+    const io = entry?.awaited;
+    if (io == null || io.end <= dev.timeOrigin) continue;
+    const json: Record<string, unknown> = { awaited: outlineIOInfo(request, io), env: escapeText(entry.env ?? dev.environmentName()) };
+    if (entry.owner != null) json.owner = outlineComponentInfo(request, entry.owner);
+    const stack = entry.stack ?? (entry.debugStack != null ? stackOf(dev, entry.debugStack, 1) : null);
+    if (stack !== null) json.stack = escapeFrames(stack);
+    request.queue.debugInfo(rowId, JSON.stringify(json));
+  }
+}
+
+/** Writes an awaited I/O's `J` row once; returns its "$<row>". */
+function outlineIOInfo(request: Request, io: any): string {
+  const dev = request.dev!;
+  const written = dev.written.get(io);
+  if (written !== undefined) return written;
+  const json: Record<string, unknown> = { name: escapeText(String(io.name)), start: io.start - dev.timeOrigin, end: io.end - dev.timeOrigin };
+  json.env = escapeText(io.env ?? dev.environmentName());
+  const stack: Frame[] | null = io.stack ?? (io.debugStack != null ? stackOf(dev, io.debugStack, 1) : null);
+  if (stack !== null) json.stack = escapeFrames(stack);
+  if (io.owner != null) json.owner = outlineComponentInfo(request, io.owner);
+  // What it resolved to, as a promise the client reads (React.lazy's is settled when its lazy is read).
+  if (io.value?.status === "fulfilled") {
+    json.value = "$@" + outlineDebug(request, debugValue(request, io.value.value, { objects: 10 + (stack?.length ?? 0) })).slice(1);
+  }
+  const id = request.nextId++;
+  request.queue.debugRow(id.toString(16) + ":J" + JSON.stringify(json));
+  const reference = "$" + id.toString(16);
+  dev.written.set(io, reference);
+  return reference;
+}
+
 /** The owner slot of an element: its owner's info row, or null. */
 export function ownerReference(request: Request, owner: ComponentInfo | null | undefined): string | null {
   return owner == null ? null : outlineComponentInfo(request, owner);
