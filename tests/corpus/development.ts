@@ -71,6 +71,25 @@ function PassesARejection() {
   return h(Show, { value: rejected });
 }
 
+function PassesAFailingStream() {
+  const stream = new ReadableStream({
+    start(controller) {
+      controller.enqueue("first");
+      later(null).then(() => controller.error(new Error("stream failed")));
+    },
+  });
+  return h(Show, { value: stream });
+}
+
+function PassesAFailingIterable() {
+  async function* items() {
+    yield "first";
+    await later(null);
+    throw new Error("iterable failed");
+  }
+  return h(Show, { value: items() });
+}
+
 // React.lazy records what it awaited. React forwards that (an I/O entry named
 // "lazy") where a lazy is rendered as a value, in the row it renders in,
 // and not where it is an element's type. Made per render: a lazy one
@@ -116,6 +135,8 @@ export const developmentCases: Case[] = [
   { name: "dev: error row owner, a component throwing below another", model: () => h(Suspense, { fallback: "…" }, h(RendersThrowing)) },
   { name: "dev: error row owner, a bad prop a component passed", model: () => h(Suspense, { fallback: "…" }, h(PassesAFunction)), html: false },
   { name: "dev: error row owner, a rejected promise a component passed", model: () => h(Suspense, { fallback: "…" }, h(PassesARejection)), html: false },
+  { name: "dev: error row owner, a failing stream a component passed", model: () => h(Suspense, { fallback: "…" }, h(PassesAFailingStream)), html: false },
+  { name: "dev: error row owner, a failing async iterator a component passed", model: () => h(Suspense, { fallback: "…" }, h(PassesAFailingIterable)), html: false },
   { name: "dev: a lazy child resolving at once", model: () => h("div", null, lazyAtOnce(h("i", null, "at once"))) },
   { name: "dev: a lazy child resolving later", model: () => h("div", null, h(Suspense, { fallback: "…" }, lazyLater(h("i", null, "later")))) },
   { name: "dev: a lazy as the model's root", model: () => lazyLater(h("i", null, "root")) },

@@ -10,12 +10,14 @@ function noop(): void {}
 /** Opens a stream row and returns the functions that write to it. */
 function openStreamRow(request: Request, tag: string, stop: (reason: unknown) => void) {
   const id = request.nextId++;
+  // Development: its error row names the owner of where it was found, as React's stream task.
+  const owner = cursor.debugOwner;
   request.pending++;
   request.queue.streamOpen(id, tag);
   const stream: OpenStream = {
     id,
     abort(reason) {
-      emitErrorRow(request, id, logError(request, reason), reason);
+      emitErrorRow(request, id, logError(request, reason), reason, owner);
       request.pending--;
       stop(reason);
     },
@@ -37,7 +39,7 @@ function openStreamRow(request: Request, tag: string, stop: (reason: unknown) =>
       if (!isOpen()) return;
       runInRequest(request, () => {
         request.openStreams.delete(stream);
-        emitErrorRow(request, id, logError(request, reason), reason);
+        emitErrorRow(request, id, logError(request, reason), reason, owner);
         request.pending--;
       });
       stop(reason);
