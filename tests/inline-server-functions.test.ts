@@ -6,8 +6,13 @@
 // "use server" module's function, and the closed-over values encrypted:
 // unseen in the HTML and the Flight, refused when tampered or moved.
 import { deepStrictEqual, ok, rejects, strictEqual } from "node:assert/strict";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { hoistInlineServerFunctions } from "../core/bundle/inline-server-functions.ts";
-import { decodeMappings, inlineSourceMapOf, lineStarts, positionOf, segmentAt } from "../core/bundle/source-map.ts";
+import { bundleServerGraph } from "../core/bundle/server-graph.ts";
+import { decodeMappings, inlineSourceMapOf, lineStarts, positionOf, segmentAt, type SourceMap } from "../core/bundle/source-map.ts";
 import { hiddenFields, sealedField, sealedOf, tampered } from "./support/bound-forms.ts";
 import { run, test } from "./support/harness.ts";
 import { hostScriptCommand, startServerProcess, type ServerProcess } from "./support/server-process.ts";
@@ -18,7 +23,7 @@ const SECRET_ID = "the-secret-note-id";
 
 /** What `source` becomes, and the `.bind(null, …)` lists of its hoisted functions, in order. */
 async function hoisted(source: string, path = "/app/page.tsx") {
-  const code = (await hoistInlineServerFunctions(source, path, "./page.tsx", "/refs.ts")) ?? "";
+  const code = (await hoistInlineServerFunctions(source, path, "./page.tsx", "/refs.ts"))?.code ?? "";
   const binds = [...code.matchAll(/\$\$inline_(\d+)\.bind\(null, ([^)]*)\)/g)].map((match) => `${match[1]}: ${match[2]}`);
   return { code, binds };
 }
@@ -73,18 +78,40 @@ test("a module-level inline function is registered where it is; a module without
   strictEqual(await hoistInlineServerFunctions(`export const text = "no directive here";`, "/app/b.ts", "./b.ts", "/refs.ts"), undefined);
 });
 
-test("the module carries its map to the source inline: code after a replaced function, and the hoisted body, map to where they were written", async () => {
+/** The 1-based line and column where `token` starts in `text`. */
+const positionIn = (text: string, token: string) => positionOf(lineStarts(text), text.indexOf(token)).map((n) => n + 1);
+
+/** The source, and the 1-based line and column in it, that `map` gives where `token` starts in `code`. */
+function mappedPosition(code: string, map: SourceMap, token: string) {
+  const mapped = segmentAt(decodeMappings(map.mappings), ...positionOf(lineStarts(code), code.indexOf(token)));
+  return { source: mapped?.length === 4 ? map.sources[mapped[1]] : undefined, position: mapped?.length === 4 ? [mapped[2] + 1, mapped[3] + 1] : undefined };
+}
+
+test("the map to the source: code after a replaced function, and the hoisted body, map to where they were written", async () => {
   const source = `export function Page({ id }: { id: number }) {\n  return <form action={async () => {\n    "use server";\n    return id + 1;\n  }} title="after" />;\n}\n`;
-  const { map, code } = inlineSourceMapOf((await hoisted(source)).code)!;
+  const { code, map } = (await hoistInlineServerFunctions(source, "/app/page.tsx", "./page.tsx", "/refs.ts"))!;
   deepStrictEqual(map.sources, ["/app/page.tsx"]);
-  const segments = decodeMappings(map.mappings);
-  /** The 1-based source line and column `text` of the output maps to, and where it is in the source. */
-  const positions = (text: string) => {
-    const mapped = segmentAt(segments, ...positionOf(lineStarts(code), code.indexOf(text)))!;
-    return { mapped: [mapped[2]! + 1, mapped[3]! + 1], source: positionOf(lineStarts(source), source.indexOf(text)).map((n) => n + 1) };
-  };
   ok(code.indexOf("id + 1") > code.indexOf('"after"'), "the body is hoisted below: " + code);
-  for (const text of ['"after"', "id + 1"]) strictEqual(JSON.stringify(positions(text).mapped), JSON.stringify(positions(text).source), text);
+  for (const token of ['"after"', "id + 1"]) deepStrictEqual(mappedPosition(code, map, token).position, positionIn(source, token), token);
+});
+
+test("in development the server graph's map follows hoisted bodies to their source: in the entry, and in a \"use server\" module", async () => {
+  if (process.env.NODE_ENV === "production") return; // production bundles carry no map
+  const fixture = new URL("./fixtures/inline-server-functions/", import.meta.url);
+  const outdir = mkdtempSync(join(tmpdir(), "contrail-inline-"));
+  try {
+    // The entry, and the "use server" module listed again: both get imports appended after their rewritten code.
+    const serverModules = [fileURLToPath(new URL("actions.ts", fixture))];
+    const graph = await bundleServerGraph({ entry: fileURLToPath(new URL("server.tsx", fixture)), outdir, root: fileURLToPath(fixture), serverModules });
+    const { code, map } = inlineSourceMapOf(readFileSync(new URL(graph.url), "utf8"))!;
+    for (const [file, token] of [["server.tsx", "counters.last = `archived"], ["actions.ts", "return `${greeting}"]]) {
+      const { source, position } = mappedPosition(code, map, token);
+      ok(source?.endsWith(file), `${token}: ${source}`);
+      deepStrictEqual(position, positionIn(readFileSync(new URL(file, fixture), "utf8"), token), token);
+    }
+  } finally {
+    rmSync(outdir, { recursive: true, force: true });
+  }
 });
 
 test("`this` or `arguments` inside an inline arrow function is refused, naming the file and line", async () => {

@@ -14,13 +14,13 @@
 // it is registered where it is.
 //
 // The module is first compiled to JavaScript by esbuild (TypeScript, JSX),
-// then rewritten; the result carries its map to the source inline, which
-// the bundler chains (./source-map.ts), so stacks name the source's lines
-// and columns, in hoisted bodies too.
+// then rewritten, with a map to the source that the bundler chains
+// (./source-map.ts), so stacks name the source's lines and columns, in
+// hoisted bodies too.
 import { Parser, type Node } from "acorn";
 import { hasDirective } from "./directives.ts";
 import { loaderFor } from "./bundler.ts";
-import { decodeMappings, inlineSourceMapComment, Rewrite, segmentAt, type SourceMap } from "./source-map.ts";
+import { decodeMappings, Rewrite, segmentAt, type SourceMap } from "./source-map.ts";
 
 const DIRECTIVE = /(["'])use server\1/g;
 const REGISTER = "__contrailRegisterServerReference";
@@ -307,11 +307,16 @@ const isDeclaration = (inline: InlineFunction) => !inline.nested && inline.node.
 
 /**
  * `source` (the module `moduleId` at `path`) with its inline "use server"
- * functions hoisted and registered (see above), as JavaScript carrying its
- * source map inline; undefined if it has none. `referencesModule` exports
+ * functions hoisted and registered (see above), as JavaScript, and its map
+ * to the source; undefined if it has none. `referencesModule` exports
  * `registerServerReference`.
  */
-export async function hoistInlineServerFunctions(source: string, path: string, moduleId: string, referencesModule: string): Promise<string | undefined> {
+export async function hoistInlineServerFunctions(
+  source: string,
+  path: string,
+  moduleId: string,
+  referencesModule: string,
+): Promise<{ code: string; map: SourceMap } | undefined> {
   if (!mayHoldInlineServerFunctions(source)) return undefined;
   const { transform } = await import("esbuild");
   const compiled = await transform(source, { loader: loaderFor(path), jsx: "automatic", format: "esm", sourcemap: true, sourcefile: path, logLevel: "silent" });
@@ -391,5 +396,5 @@ export async function hoistInlineServerFunctions(source: string, path: string, m
     out.insert(") ", node.body.start);
     render(node.body.start, node.body.end);
   }
-  return out.text + inlineSourceMapComment(out.map());
+  return { code: out.text, map: out.map() };
 }

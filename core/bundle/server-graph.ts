@@ -12,6 +12,7 @@ import type { ClientManifest } from "../flight/types.ts";
 import type { AssetFile } from "./asset-files.ts";
 import { bundle, exportNamesOf, loaderFor, type Loader } from "./bundler.ts";
 import { hoistInlineServerFunctions } from "./inline-server-functions.ts";
+import { inlineSourceMapComment } from "./source-map.ts";
 import { clientReferenceModule, isClientModule } from "./use-client.ts";
 import { isServerModule, serverModuleRegistration } from "./use-server.ts";
 
@@ -74,13 +75,14 @@ export async function bundleServerGraph(options: BundleOptions): Promise<ServerG
       return { contents: clientReferenceModule(id, await exportNamesOf(path, source), REFERENCES_MODULE), loader: "ts" as const };
     }
     const hoisted = await hoistInlineServerFunctions(source, path, id, REFERENCES_MODULE);
-    let contents = hoisted ?? source;
+    let contents = hoisted?.code ?? source;
     if (isServerModule(source)) {
       serverModules[id] = path;
       contents += serverModuleRegistration(id, path, REFERENCES_MODULE);
     }
     if (path === entry) contents += extraImports;
-    return contents === source ? undefined : { contents, loader: hoisted === undefined ? loaderFor(path) : "js" };
+    if (hoisted !== undefined) return { contents: contents + inlineSourceMapComment(hoisted.map), loader: "js" };
+    return contents === source ? undefined : { contents, loader: loaderFor(path) };
   }
 
   const bundled = await bundle({ entry, outdir: options.outdir, root, name: "server", platform: "server", conditions: ["react-server"], load });
