@@ -4,3 +4,7 @@ declare module "react-server-dom-webpack/client.edge";
 declare module "react-server-dom-webpack/client.browser";
 declare module "autocannon";
 declare module "react-server-dom-webpack/client";
+declare module "react-server-dom-webpack/static.edge";
+declare module "react-server-dom-webpack/static.node";
+declare module "react-server-dom-webpack/server.node";
+declare module "react-server-dom-webpack/server";
