@@ -264,23 +264,26 @@ const asyncDispatcher = {
   getOwner: resolveOwner,
 };
 
-const SHARED = Symbol("contrail.sharedDispatcher");
+let asyncDispatcherInstalled = false;
 
-// React keeps one async dispatcher for the process. When React's own Flight
-// server already owns it (both renderers in one process, as in tests and the
-// bench), ours answers first for contrail's requests and defers to React's.
+// React keeps one async dispatcher slot for the process, and React's own
+// Flight server refuses to start while the slot holds another renderer's
+// ("Currently React only supports one RSC renderer at a time."). The slot
+// becomes an accessor: inside a contrail request it answers contrail's
+// dispatcher; anywhere else what was set there (React's, or null), so both
+// renderers work in one process, in either order.
 function installAsyncDispatcher(): void {
-  const installed = internals.A;
-  if (installed === null) {
-    internals.A = asyncDispatcher;
-  } else if (installed !== asyncDispatcher && !installed[SHARED]) {
-    const { getCacheForType, cacheSignal, getOwner } = installed;
-    installed.getCacheForType = (resourceType: () => unknown) => {
-      const request = resolveRequest();
-      return request ? cacheForType(request, resourceType) : getCacheForType.call(installed, resourceType);
-    };
-    installed.cacheSignal = () => resolveRequest()?.cacheController.signal ?? cacheSignal.call(installed);
-    if (typeof getOwner === "function") installed.getOwner = () => (resolveRequest() ? resolveOwner() : getOwner.call(installed));
-    installed[SHARED] = true;
-  }
+  if (asyncDispatcherInstalled) return;
+  asyncDispatcherInstalled = true;
+  const previous = Object.getOwnPropertyDescriptor(internals, "A");
+  let other = previous?.value ?? null;
+  // Another copy of contrail may have made the slot an accessor already: chain to it.
+  const readOther = previous?.get ? () => previous.get!.call(internals) : () => other;
+  const writeOther = previous?.set ? (value: unknown) => previous.set!.call(internals, value) : (value: unknown) => (other = value);
+  Object.defineProperty(internals, "A", {
+    configurable: true,
+    enumerable: true,
+    get: () => (resolveRequest() !== null ? asyncDispatcher : readOther()),
+    set: writeOther,
+  });
 }
