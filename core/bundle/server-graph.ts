@@ -81,6 +81,7 @@ export async function bundleServerGraph(options: BundleOptions): Promise<ServerG
       contents += serverModuleRegistration(id, path, REFERENCES_MODULE);
     }
     if (path === entry) contents += extraImports;
+    // Its map last, where the bundler reads it (./bundler.ts chains it into the bundle's).
     if (hoisted !== undefined) return { contents: contents + inlineSourceMapComment(hoisted.map), loader: "js" };
     return contents === source ? undefined : { contents, loader: loaderFor(path) };
   }
