@@ -23,63 +23,75 @@ export interface SourceMap {
 const BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 const INLINE = /\n\/\/# sourceMappingURL=data:application\/json;base64,([A-Za-z0-9+/=]+)\s*$/;
 
-/** The segments of each generated line. */
-export function decodeMappings(mappings: string): Segment[][] {
-  const state = [0, 0, 0, 0];
-  return mappings.split(";").map((line) => {
-    state[0] = 0;
-    const segments: Segment[] = [];
-    for (const text of line.split(",")) {
-      if (text === "") continue;
-      const fields: number[] = [];
-      let value = 0;
-      let shift = 0;
-      for (const char of text) {
-        const digit = BASE64.indexOf(char);
-        value += (digit & 31) * 2 ** shift;
-        if (digit & 32) shift += 5;
-        else {
-          fields.push(value % 2 ? -(value - 1) / 2 : value / 2);
-          value = shift = 0;
-        }
-      }
-      // A name (a fifth field) is dropped: stacks are read by position.
-      for (let index = 0; index < Math.min(fields.length, 4); index++) state[index] += fields[index];
-      segments.push(fields.length >= 4 ? [state[0], state[1], state[2], state[3]] : [state[0]]);
-    }
-    return segments;
-  });
-}
+// Each base64 digit's value, by character code.
+const DIGITS = new Int8Array(128).fill(-1);
+for (let index = 0; index < BASE64.length; index++) DIGITS[BASE64.charCodeAt(index)] = index;
+const SEMICOLON = 59;
+const COMMA = 44;
 
-function vlq(value: number): string {
-  let rest = value < 0 ? -value * 2 + 1 : value * 2;
-  let text = "";
-  do {
-    const digit = rest % 32;
-    rest = Math.floor(rest / 32);
-    text += BASE64[rest > 0 ? digit | 32 : digit];
-  } while (rest > 0);
-  return text;
+/** The segments of each generated line (a bundle's map has hundreds of thousands: one pass over the text). */
+export function decodeMappings(mappings: string): Segment[][] {
+  const lines: Segment[][] = [];
+  let segments: Segment[] = [];
+  const state = [0, 0, 0, 0];
+  const fields: number[] = [];
+  let value = 0;
+  let shift = 0;
+  const endSegment = () => {
+    // A name (a fifth field) is dropped: stacks are read by position.
+    for (let index = 0; index < fields.length && index < 4; index++) state[index] += fields[index];
+    if (fields.length > 0) segments.push(fields.length >= 4 ? [state[0], state[1], state[2], state[3]] : [state[0]]);
+    fields.length = 0;
+  };
+  for (let at = 0; at < mappings.length; at++) {
+    const code = mappings.charCodeAt(at);
+    if (code === COMMA || code === SEMICOLON) {
+      endSegment();
+      if (code === SEMICOLON) {
+        lines.push(segments);
+        segments = [];
+        state[0] = 0;
+      }
+      continue;
+    }
+    const digit = DIGITS[code];
+    value += (digit & 31) * 2 ** shift;
+    if (digit & 32) shift += 5;
+    else {
+      fields.push(value % 2 ? -(value - 1) / 2 : value / 2);
+      value = shift = 0;
+    }
+  }
+  endSegment();
+  lines.push(segments);
+  return lines;
 }
 
 /** `lines`' segments as a `mappings` string (each line's segments in column order). */
 export function encodeMappings(lines: Segment[][]): string {
   const state = [0, 0, 0, 0];
-  return lines
-    .map((segments) => {
-      state[0] = 0;
-      return segments
-        .map((segment) => {
-          let text = "";
-          for (let index = 0; index < segment.length; index++) {
-            text += vlq(segment[index] - state[index]);
-            state[index] = segment[index];
-          }
-          return text;
-        })
-        .join(",");
-    })
-    .join(";");
+  let text = "";
+  for (let line = 0; line < lines.length; line++) {
+    if (line > 0) text += ";";
+    state[0] = 0;
+    const segments = lines[line];
+    for (let index = 0; index < segments.length; index++) {
+      if (index > 0) text += ",";
+      const segment = segments[index];
+      for (let field = 0; field < segment.length; field++) {
+        // Base64 VLQ: the sign in the lowest bit, five bits a digit, lowest first.
+        const delta = segment[field] - state[field];
+        let rest = delta < 0 ? -delta * 2 + 1 : delta * 2;
+        do {
+          const digit = rest % 32;
+          rest = Math.floor(rest / 32);
+          text += BASE64[rest > 0 ? digit | 32 : digit];
+        } while (rest > 0);
+        state[field] = segment[field];
+      }
+    }
+  }
+  return text;
 }
 
 /** The segment that covers 0-based `line`, `column`: the last one at or before it on its line. */
