@@ -1,0 +1,228 @@
+// contrail/compat under a real toolchain: the @vitejs/plugin-rsc starter
+// (tests/fixtures/vite-rsc: its shape, plus a page of scenario A's size and a
+// server function with a bound argument and a temporary reference), in a
+// project that installed contrail's packed tarball as a direct dependency.
+// It runs twice, stock and with the README's alias of
+// react-server-dom-webpack's server entries to contrail/compat, and must
+// answer the same: the Flight payloads decoded (and byte for byte on the
+// starter's page), the HTML with the payload's scripts stripped, hydration in
+// Chromium, server functions called from JavaScript and forms posted without.
+// Production: `vite build` (Vite on Node), the built server on this runtime.
+// Development: `vite dev` (Node only: Vite's dev server runs its server
+// environments in Node's module runner).
+import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
+import { execFileSync, spawn } from "node:child_process";
+import { cpSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import type { Browser } from "playwright-core";
+import { launchBrowser } from "./support/browser.ts";
+import { eventually, run, test } from "./support/harness.ts";
+import { startServerProcess } from "./support/server-process.ts";
+import { binary, hostCommand, packedProject, production, runtime, type UserProject } from "./support/user-project.ts";
+
+const root = new URL("..", import.meta.url).pathname;
+const fixture = join(root, "tests/fixtures/vite-rsc");
+const node = binary("node");
+const ALIASES = ["stock", "compat"] as const;
+
+interface App {
+  name: (typeof ALIASES)[number];
+  base: string;
+  stop(): void;
+}
+
+let project: UserProject;
+let browser: Browser;
+const apps: App[] = [];
+
+if (!production && runtime !== "node") {
+  console.log(`  skipped on ${runtime} in development: vite dev runs its server environments in Node (checked in the Node run)`);
+  await run("contrail/compat under @vitejs/plugin-rsc");
+}
+
+test("a plugin-rsc project with contrail as a direct dependency installs", () => {
+  project = packedProject();
+  cpSync(fixture, project.dir, { recursive: true });
+  const versions = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).devDependencies;
+  const pick = (name: string) => [name, versions[name]];
+  writeFileSync(join(project.dir, "package.json"), JSON.stringify({
+    type: "module",
+    dependencies: Object.fromEntries([["contrail", "file:./" + project.tarball], ...["react", "react-dom", "react-server-dom-webpack", "vite", "@vitejs/plugin-rsc"].map(pick)]),
+  }));
+  execFileSync("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--silent"], { cwd: project.dir, stdio: ["ignore", "ignore", "inherit"] });
+});
+
+const vite = join("node_modules", "vite", "bin", "vite.js");
+const compatEnv = (name: string) => ({ CONTRAIL_COMPAT: name === "compat" ? "1" : "0" });
+
+if (production) {
+  test("vite build, stock and with the alias; the built servers start on this runtime", async () => {
+    for (const name of ALIASES) {
+      // Its output (the starter's "use client" directive warnings) is shown only if the build fails.
+      execFileSync(node, [vite, "build"], { cwd: project.dir, env: { ...process.env, NODE_ENV: "production", ...compatEnv(name) }, stdio: "pipe" });
+      renameSync(join(project.dir, "dist"), join(project.dir, "dist-" + name));
+    }
+    const bundle = (name: string) => readFileSync(join(project.dir, `dist-${name}/rsc/index.js`), "utf8");
+    // contrail's server-function registry names itself with this symbol.
+    ok(!bundle("stock").includes("contrail.serverFunctions"), "the stock build has no contrail");
+    ok(bundle("compat").includes("contrail.serverFunctions"), "the compat build has contrail");
+    for (const name of ALIASES) {
+      const server = await startServerProcess(hostCommand("serve.mjs"), project.dir, { env: { DIST: "dist-" + name, PORT: "0" } });
+      apps.push({ name, base: server.base, stop: server.stop });
+    }
+  });
+} else {
+  test("vite dev, stock and with the alias", async () => {
+    for (const name of ALIASES) apps.push(await startViteDev(name));
+  });
+}
+
+/** `vite dev` on a free loopback port; ready once it answers the page. */
+async function startViteDev(name: App["name"]): Promise<App> {
+  const port = await freePort();
+  const child = spawn(node, [vite, "--host", "127.0.0.1", "--port", String(port), "--strictPort"], {
+    cwd: project.dir,
+    env: { ...process.env, NODE_ENV: "development", ...compatEnv(name) },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const stop = () => void child.kill();
+  process.on("exit", stop);
+  const base = `http://127.0.0.1:${port}`;
+  await eventually(async () => (await fetch(base + "/").catch(() => null))?.ok === true, `vite dev (${name}) answering`, 60);
+  return { name, base, stop };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+// ---- the payload, decoded by React's client ------------------------------------
+
+const PAGES = ["/", "/scenario-a"];
+const rscURL = (path: string) => (path === "/" ? "/_.rsc" : path + "_.rsc");
+/** Each server names its own address in the page: one name for both. */
+const sameHost = (text: string, app: App) => text.replaceAll(app.base.slice("http://".length), "HOST");
+
+// Client modules decode to their names: the payloads are compared, not run.
+(globalThis as any).__webpack_require__ = (id: string) =>
+  new Proxy({}, { get: (_, name) => (typeof name === "string" && name !== "then" ? `client module ${id}#${name}` : undefined) });
+const moduleMap = new Proxy({}, { get: (_, id) => new Proxy({}, { get: (_, name) => ({ id, chunks: [], name }) }) });
+
+async function decoded(text: string): Promise<unknown> {
+  const { createFromReadableStream } = await import("react-server-dom-webpack/client.edge");
+  const stream = new Response(text).body!;
+  return describeValue(await createFromReadableStream(stream, { serverConsumerManifest: { moduleMap, serverModuleMap: null, moduleLoading: null } }));
+}
+
+/** A decoded value as plain JSON: elements by type, key and props, lazy parts and promises settled. */
+async function describeValue(value: any): Promise<unknown> {
+  if (value === undefined || typeof value === "bigint" || typeof value === "symbol") return { [typeof value]: String(value) };
+  if (value === null || typeof value !== "object") return typeof value === "function" ? { function: value.name } : value;
+  if (typeof value.then === "function") return { settled: await describeValue(await value) };
+  if (value.$$typeof === Symbol.for("react.lazy")) {
+    for (;;) {
+      try {
+        return await describeValue(value._init(value._payload));
+      } catch (thrown: any) {
+        if (typeof thrown?.then !== "function") return { error: String(thrown?.message ?? thrown) };
+        await thrown;
+      }
+    }
+  }
+  if (value.$$typeof === Symbol.for("react.transitional.element")) {
+    return { type: await describeValue(value.type), key: value.key, props: await describeValue(value.props) };
+  }
+  if (Array.isArray(value)) return Promise.all(value.map(describeValue));
+  const entries = await Promise.all(Object.keys(value).sort().map(async (key) => [key, await describeValue(value[key])]));
+  return Object.fromEntries(entries);
+}
+
+async function text(app: App, path: string): Promise<string> {
+  const response = await fetch(app.base + path);
+  strictEqual(response.status, 200, `${app.name} ${path}`);
+  return sameHost(await response.text(), app);
+}
+
+test("the Flight payloads decode to the same values (and are the same bytes on the starter's page)", async () => {
+  for (const path of PAGES) {
+    const [stock, compat] = await Promise.all(apps.map((app) => text(app, rscURL(path))));
+    const [stockValue, compatValue] = await Promise.all([decoded(stock), decoded(compat)]);
+    deepStrictEqual(compatValue, stockValue, path);
+    // React's production server outlines each element past its row budget in a
+    // row of its own; contrail packs them in rows of about that budget.
+    if (production && path === "/") strictEqual(compat, stock, "the starter page's payload bytes");
+  }
+});
+
+/** The document without the inlined payload's scripts. */
+const withoutPayload = (html: string) => html.replace(/<script>\(self\.__FLIGHT_DATA\|\|=\[\]\)\.push\([^<]*<\/script>/g, "");
+
+test("the HTML, the payload's scripts stripped, is the same", async () => {
+  for (const path of PAGES) {
+    const [stock, compat] = await Promise.all(apps.map((app) => text(app, path)));
+    ok(stock.includes("__FLIGHT_DATA"), "the payload is inlined");
+    strictEqual(withoutPayload(compat), withoutPayload(stock), path);
+  }
+});
+
+// ---- in Chromium ---------------------------------------------------------------
+
+/** What a visitor sees, in order: hydration, both counters, the echo, a form posted without JavaScript, the large page. */
+async function visit(app: App): Promise<{ seen: string[]; problems: string[] }> {
+  const seen: string[] = [];
+  const problems: string[] = [];
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  page.on("console", (message) => void (message.type() === "error" ? problems.push(message.text()) : 0));
+  page.on("pageerror", (error) => problems.push(error.message));
+  const hydrated = (selector: string) =>
+    page.waitForFunction((selector) => Object.keys(document.querySelector(selector) ?? {}).some((key) => key.startsWith("__reactFiber")), selector);
+  await page.goto(app.base + "/");
+  await hydrated("#client-counter");
+  await page.click("#client-counter");
+  seen.push(await page.textContent("#client-counter:text('1')") ?? "");
+  await page.click("#server-counter");
+  seen.push(await page.textContent("#server-counter:text('Server Counter: 1')") ?? "");
+  await page.click("#echo");
+  seen.push(await page.textContent("#echo-result:not(:empty)") ?? "");
+  await page.goto(app.base + "/scenario-a");
+  await hydrated("#scenario-a");
+  seen.push(`${await page.locator("#scenario-a p").count()} paragraphs hydrated`);
+  await context.close();
+
+  const noScript = await browser.newContext({ javaScriptEnabled: false });
+  const plain = await noScript.newPage();
+  await plain.goto(app.base + "/");
+  await Promise.all([plain.waitForNavigation(), plain.click("#server-counter")]);
+  seen.push((await plain.textContent("#server-counter")) ?? "");
+  await noScript.close();
+  return { seen, problems };
+}
+
+test("in Chromium: both hydrate, count, call the bound server function with a temporary reference, and post the form without JavaScript", async () => {
+  browser = await launchBrowser();
+  const [stock, compat] = [await visit(apps[0]), await visit(apps[1])];
+  deepStrictEqual(stock.seen, [
+    "Client Counter: 1",
+    "Server Counter: 1",
+    "bound label; same function back: true",
+    "2060 paragraphs hydrated",
+    "Server Counter: 2",
+  ]);
+  deepStrictEqual(compat, stock);
+  deepStrictEqual(stock.problems, []);
+});
+
+test("cleanup", async () => {
+  await browser?.close();
+  for (const app of apps) app.stop();
+  project?.remove();
+});
+
+await run(`contrail/compat under @vitejs/plugin-rsc (${production ? "vite build, served on " + runtime : "vite dev"})`);
