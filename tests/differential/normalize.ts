@@ -20,17 +20,25 @@ function ownerName(owner: any): string | null {
 }
 
 /**
- * Development's `_debugInfo`: component infos and awaited I/O, by what both
- * servers must agree on (no times or stacks, but whether there is one).
+ * Development's `_debugInfo`: component infos and awaited I/O (with what it
+ * resolved to), by what both servers must agree on (no times or stacks, but
+ * whether there is one).
  */
-function debugEntries(debugInfo: unknown): unknown[] {
+async function debugEntries(debugInfo: unknown, clientNames: ClientNames): Promise<unknown[]> {
   if (!Array.isArray(debugInfo)) return [];
-  return debugInfo.flatMap((entry): unknown[] => {
-    if (typeof entry?.name === "string") return [{ name: entry.name, env: entry.env ?? null, key: entry.key ?? null, owner: ownerName(entry.owner) }];
+  const entries: unknown[] = [];
+  for (const entry of debugInfo) {
+    if (typeof entry?.name === "string") {
+      entries.push({ name: entry.name, env: entry.env ?? null, key: entry.key ?? null, owner: ownerName(entry.owner) });
+      continue;
+    }
     const io = entry?.awaited;
-    if (io == null) return [];
-    return [{ awaited: io.name, env: entry.env ?? null, owner: ownerName(entry.owner), ioEnv: io.env ?? null, ioOwner: ownerName(io.owner), ioStack: Array.isArray(io.stack) }];
-  });
+    if (io == null) continue;
+    const settled: any = io.value === undefined ? { t: "none" } : await settle(io.value);
+    const value = settled.t === "fulfilled" ? { t: "fulfilled", value: await normalize(settled.value, clientNames) } : settled;
+    entries.push({ awaited: io.name, env: entry.env ?? null, owner: ownerName(entry.owner), ioEnv: io.env ?? null, ioOwner: ownerName(io.owner), ioStack: Array.isArray(io.stack), value });
+  }
+  return entries;
 }
 
 async function settle(thenable: PromiseLike<unknown>): Promise<unknown> {
@@ -123,7 +131,7 @@ export async function normalize(value: unknown, clientNames: ClientNames): Promi
     if (value === null) return null;
     if (value.$$typeof === LAZY) {
       const unwrapped = await unwrapLazy(value);
-      const lazyDebug = DEV ? debugEntries(value._debugInfo) : [];
+      const lazyDebug = DEV ? await debugEntries(value._debugInfo, clientNames) : [];
       if ("error" in unwrapped) return { t: "lazy-error", error: unwrapped.error, ...(lazyDebug.length ? { debug: lazyDebug } : {}) };
       const described = await visit(unwrapped.value, path);
       return lazyDebug.length ? { t: "lazy", debug: lazyDebug, value: described } : described;
@@ -136,7 +144,7 @@ export async function normalize(value: unknown, clientNames: ClientNames): Promi
       if (DEV) {
         element.owner = ownerName(value._owner);
         element.validated = value._store?.validated;
-        element.debug = debugEntries(value._debugInfo);
+        element.debug = await debugEntries(value._debugInfo, clientNames);
       }
       return element;
     }
@@ -147,7 +155,7 @@ export async function normalize(value: unknown, clientNames: ClientNames): Promi
     if (Array.isArray(value)) {
       const out = [];
       for (let i = 0; i < value.length; i++) out.push(await visit(value[i], path + "." + i));
-      const debug = DEV ? debugEntries((value as any)._debugInfo) : [];
+      const debug = DEV ? await debugEntries((value as any)._debugInfo, clientNames) : [];
       return debug.length ? { t: "array", items: out, debug } : { t: "array", items: out };
     }
     if (value instanceof Date) return { t: "date", v: Number.isNaN(value.getTime()) ? "invalid" : value.toISOString() };
