@@ -40,11 +40,13 @@ function isContrailFrame(url: string): boolean {
 
 const parsed = new WeakMap<object, Frame[]>();
 let collected: Frame[] | null = null;
+let collectedSites: any[] | null = null;
 let skipping = 0;
 
 // V8 hands structured call sites to Error.prepareStackTrace, the first time
 // an error's stack is read; React reads them the same way. The text returned
-// becomes the error's `stack` for good, so it is the usual one.
+// becomes the error's `stack` for good: the usual one, though only formatted
+// if someone reads it (see formatWhenRead).
 function collectCallSites(error: Error, callSites: any[]): string {
   const frames: Frame[] = [];
   for (let i = skipping; i < callSites.length; i++) {
@@ -70,9 +72,45 @@ function collectCallSites(error: Error, callSites: any[]): string {
     frames.push(frame);
   }
   collected = frames;
-  let text = (error.name || "Error") + ": " + (error.message || "");
+  const header = (error.name || "Error") + ": " + (error.message || "");
+  // A frozen or sealed error's `stack` cannot be redefined: formatted now.
+  if (!Object.isExtensible(error)) return stackText(header, callSites);
+  collectedSites = callSites;
+  return header;
+}
+
+function stackText(header: string, callSites: any[]): string {
+  let text = header;
   for (const site of callSites) text += "\n    at " + callSiteText(site);
   return text;
+}
+
+/**
+ * Makes `error.stack` (an accessor on V8 errors too) the text V8 prints,
+ * formatted from its call sites when first read: most stacks, every
+ * element's, never are, and formatting a call site costs more than reading
+ * its fields (on Deno, where each call site is source mapped, several times more).
+ */
+function formatWhenRead(error: Error, header: string, callSites: any[]): void {
+  let text: unknown;
+  let formatted = false;
+  Reflect.defineProperty(error, "stack", {
+    configurable: true,
+    enumerable: false,
+    get() {
+      if (!formatted) {
+        text = stackText(header, callSites);
+        formatted = true;
+        callSites = [];
+      }
+      return text;
+    },
+    set(value) {
+      text = value;
+      formatted = true;
+      callSites = [];
+    },
+  });
 }
 
 const IDENTIFIER = /^[a-zA-Z_$][0-9a-zA-Z_$]*$/;
@@ -138,10 +176,14 @@ export function parseStack(error: Error, skipFrames: number): Frame[] {
   const known = parsed.get(error);
   if (known !== undefined) return known;
   collected = null;
+  collectedSites = null;
   skipping = skipFrames;
   const text = readStack(error, collectCallSites);
   const frames: Frame[] = collected ?? parseText(text.startsWith("Error: react-stack-top-frame\n") ? text.slice(29) : text, skipFrames);
+  // The text read is the header alone when the frames are formatted later.
+  if (collectedSites !== null) formatWhenRead(error, text, collectedSites);
   collected = null;
+  collectedSites = null;
   parsed.set(error, frames);
   return frames;
 }
