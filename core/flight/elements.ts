@@ -95,8 +95,9 @@ export function walkElement(element: any, key: string | number, parentLoc: numbe
   let slotLoc = NO_LOC;
   if (clean) {
     slotLoc = isRoot ? parentLoc : childLoc(request, parentLoc, key);
-    // Development renders a lazy child in a row of its own, whose root React
-    // does not record: met again, its element is written again.
+    // React records no element at a row's root: met again (a lazy child
+    // development renders in a row of its own), it is written again, its
+    // props referred to. Production keeps its bytes as they were.
     if (slotLoc !== NO_LOC && !(DEV && isRoot)) recordElement(request, element, slotLoc);
   } else if (isRoot) {
     // A task resumed inside a component's key path: not shared, but what it
@@ -129,9 +130,8 @@ export function walkLazy(lazy: any, parent: object, key: string | number, parent
     const resolved = lazy._init(lazy._payload);
     stopIfAborted();
     if (DEV && lazy._debugInfo) {
-      // Its debug info goes on the row it renders in: one of its own unless it is its task's root.
-      if (!isRoot || cursor.task === null) return renderInOwnRow(lazy, keyPath, implicitSlot);
-      forwardDebugInfo(cursor.request, cursor.task.id, lazy._debugInfo);
+      if (needsOwnRow(isRoot ? parentLoc : NO_LOC)) return renderInOwnRow(lazy, keyPath, implicitSlot);
+      forwardDebugInfo(cursor.request, cursor.task!.id, lazy._debugInfo);
     }
     return isRoot ? walkRoot(resolved, parentLoc, false) : walk(resolved, parent, key, parentLoc);
   } catch (thrown) {
@@ -186,6 +186,16 @@ export function setRetryThenableState(state: unknown[] | null): void {
   retryThenableState = state;
 }
 
+/**
+ * Development: what renders at `slotLoc` has debug rows (a component's info,
+ * a lazy's awaited I/O), and those go on the row it renders in: unless it is
+ * a task's row root, it renders now in a row of its own, as React's
+ * development server does, so the client finds them there.
+ */
+function needsOwnRow(slotLoc: number): boolean {
+  return slotLoc !== cursor.rowLoc || slotLoc === NO_LOC || cursor.task === null;
+}
+
 function renderElement(type: any, key: string | null, ref: unknown, props: any, slotLoc: number): unknown {
   if (ref != null) throw new Error("Refs cannot be used in Server Components, nor passed to Client Components.");
   if (DEV) noteElementProps(type, props);
@@ -221,11 +231,7 @@ function renderElement(type: any, key: string | null, ref: unknown, props: any, 
 }
 
 function renderComponent(Component: Function, key: string | null, props: unknown, slotLoc: number): unknown {
-  // React's development server renders every component below a row's root
-  // in a row of its own, where its debug rows go: the client finds them there.
-  if (DEV && (slotLoc !== cursor.rowLoc || slotLoc === NO_LOC || cursor.task === null)) {
-    return renderInOwnRow(cursor.currentModel, cursor.keyPath, cursor.implicitSlot);
-  }
+  if (DEV && needsOwnRow(slotLoc)) return renderInOwnRow(cursor.currentModel, cursor.keyPath, cursor.implicitSlot);
   const state = retryThenableState;
   retryThenableState = null;
   prepareThenableState(state);
@@ -319,10 +325,8 @@ function renderChained(value: any, slotLoc: number): unknown {
       const resolved = value._init(value._payload);
       stopIfAborted();
       if (DEV && value._debugInfo) {
-        if (slotLoc !== cursor.rowLoc || slotLoc === NO_LOC || cursor.task === null) {
-          return renderInOwnRow(value, cursor.keyPath, cursor.implicitSlot);
-        }
-        forwardDebugInfo(cursor.request, cursor.task.id, value._debugInfo);
+        if (needsOwnRow(slotLoc)) return renderInOwnRow(value, cursor.keyPath, cursor.implicitSlot);
+        forwardDebugInfo(cursor.request, cursor.task!.id, value._debugInfo);
       }
       return renderChained(resolved, slotLoc);
     }

@@ -12,7 +12,7 @@
 //   resolved before a 0 ms timer fires renders together when it does.
 import { SuspenseException, runWithRequest, takeSuspendedThenable, takeThenableState } from "./dispatcher.ts";
 import { setRetryThenableState } from "./elements.ts";
-import { emitTime } from "./dev/debug.ts";
+import { emitTime, forwardDebugInfo } from "./dev/debug.ts";
 import { setHintListener } from "./hints.ts";
 import { REACT_ELEMENT_TYPE, REACT_LAZY_TYPE } from "./react-symbols.ts";
 import {
@@ -158,6 +158,9 @@ export function finishTask(request: Request, task: Task, status = TASK_DONE): vo
 
 /** The render was aborted before `task` was written: its row refers to the abort's error row. */
 export function abortTask(request: Request, task: Task): void {
+  // Development: what it was waiting for (a lazy's awaited I/O) still goes on its row, as React's.
+  const model: any = task.model;
+  if (request.dev !== null && typeof model === "object" && model?._debugInfo) forwardDebugInfo(request, task.id, model._debugInfo);
   request.queue.reference(task.id, "$" + request.abortErrorId.toString(16));
   finishTask(request, task, TASK_ABORTED);
   if (task.id === ROOT_ID) settleShell(request, request.abortDigest);

@@ -106,6 +106,12 @@ function LazyInner({ label }: { label: string }) {
   return h("b", null, label);
 }
 
+async function AbortsAfterAStep({ abort }: { abort: () => void }) {
+  await later(null);
+  abort();
+  return "aborted";
+}
+
 /** A lazy its module's code has read already: its I/O ended before the render began. */
 function readBefore(value: unknown): any {
   const read = lazyAtOnce(value);
@@ -145,6 +151,10 @@ export const developmentCases: Case[] = [
   { name: "dev: one lazy in two places", model: () => { const shared = lazyAtOnce(h("u", null, "shared")); return h("div", null, shared, h("p", null, shared)); } },
   { name: "dev: a lazy read before the render", model: () => h("div", null, readBefore(h("i", null, "read before"))) },
   { name: "dev: a lazy failing", model: () => h(Suspense, { fallback: "…" }, lazy(() => later(null).then(() => Promise.reject(new Error("lazy failed")))) as any) },
+  {
+    name: "dev: a lazy still pending when the render is aborted",
+    model: (abort) => h("div", null, h(Suspense, { fallback: "…" }, lazy(() => new Promise(() => {})) as any), h(Suspense, { fallback: "…" }, h(AbortsAfterAStep, { abort }))),
+  },
   { name: "dev: lazy component types, resolving at once and later", model: () => h("div", null, h(lazyAtOnce(LazyInner), { label: "at once" }), h(Suspense, { fallback: "…" }, h(lazyLater(LazyInner), { label: "later" }))) },
   { name: "dev: an element's props pictured in JSX form", model: () => h(Suspense, { fallback: "x" }, h(Show, { className: "foo", onClick() {}, value: 2 }, "child")), html: false },
 ];

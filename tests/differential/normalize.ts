@@ -34,7 +34,8 @@ async function debugEntries(debugInfo: unknown, clientNames: ClientNames): Promi
     }
     const io = entry?.awaited;
     if (io == null) continue;
-    const settled: any = io.value === undefined ? { t: "none" } : await settle(io.value);
+    // Halted: a task waiting for it was aborted.
+    const settled: any = io.value === undefined ? { t: "none" } : io.value.status === "halted" ? { t: "halted" } : await settle(io.value);
     const value = settled.t === "fulfilled" ? { t: "fulfilled", value: await normalize(settled.value, clientNames) } : settled;
     entries.push({ awaited: io.name, env: entry.env ?? null, owner: ownerName(entry.owner), ioEnv: io.env ?? null, ioOwner: ownerName(io.owner), ioStack: Array.isArray(io.stack), value });
   }

@@ -146,15 +146,30 @@ function outlineIOInfo(request: Request, io: any): string {
   const stack: Frame[] | null = io.stack ?? (io.debugStack != null ? stackOf(dev, io.debugStack, 1) : null);
   if (stack !== null) json.stack = escapeFrames(stack);
   if (io.owner != null) json.owner = outlineComponentInfo(request, io.owner);
-  // What it resolved to, as a promise the client reads (React.lazy's is settled when its lazy is read).
-  if (io.value?.status === "fulfilled") {
-    json.value = "$@" + outlineDebug(request, debugValue(request, io.value.value, { objects: 10 + (stack?.length ?? 0) })).slice(1);
-  }
+  if (io.value !== undefined) json.value = ioValueReference(request, io.value, 10 + (stack?.length ?? 0));
   const id = request.nextId++;
   request.queue.debugRow(id.toString(16) + ":J" + JSON.stringify(json));
   const reference = "$" + id.toString(16);
   dev.written.set(io, reference);
   return reference;
+}
+
+/**
+ * What an awaited I/O resolved to, as a promise the client reads. React.lazy's
+ * is settled once its lazy has been read, and still pending only when a task
+ * waiting for it is aborted: then it is halted (an empty row), as React's.
+ */
+function ioValueReference(request: Request, value: any, objects: number): string {
+  const id = request.nextId++;
+  if (value.status === "fulfilled") {
+    request.queue.debugRow(id.toString(16) + ":" + JSON.stringify(debugValue(request, value.value, { objects })));
+  } else if (value.status === "rejected") {
+    const { name, message, stack, env } = describeError(request, value.reason);
+    request.queue.debugRow(id.toString(16) + ":E" + JSON.stringify({ digest: "", name, message, stack, env, owner: null }));
+  } else {
+    request.queue.debugRow(id.toString(16) + ":");
+  }
+  return "$@" + id.toString(16);
 }
 
 /** The owner slot of an element: its owner's info row, or null. */
