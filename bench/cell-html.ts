@@ -2,6 +2,7 @@
 // full HTML response, payload inlined, for each scenario: the stock pipeline
 // (React's Flight, decoded by its client, rendered by react-dom/server) and
 // contrail's fused path; plus plain react-dom/server of the same tree.
+// Under React's development builds (NODE_ENV unset) the stage is html-dev, without the heap cells.
 // Usage: cell-html.ts <scenario,...>
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -41,6 +42,7 @@ async function plainStream(id: string): Promise<ReadableStream<Uint8Array>> {
   return stream;
 }
 
+const production = process.env.NODE_ENV === "production";
 const options = { min_cpu_time: 400e6, min_samples: 8 } as any;
 const results = [];
 for (const id of process.argv[2].split(",")) {
@@ -49,8 +51,8 @@ for (const id of process.argv[2].split(",")) {
   for (const [impl, open] of impls) {
     const bytes = await drain(await open(id));
     const stats = await measure(async () => drain(await open(id)), options);
-    const peak = await peakHeapMB(async (sample) => drainSampling(await open(id), sample));
-    results.push({ scenario: id, stage: "html response", impl, ms: stats.p50 / 1e6, bytes, peakHeapMB: peak });
+    const peak = production ? await peakHeapMB(async (sample) => drainSampling(await open(id), sample)) : undefined;
+    results.push({ scenario: id, stage: production ? "html response" : "html-dev", impl, ms: stats.p50 / 1e6, bytes, peakHeapMB: peak });
   }
 }
 rmSync(outdir, { recursive: true, force: true });

@@ -1,40 +1,71 @@
-// An SVG bar chart of contrail's Flight speedups (vs stock and vs stock-65100), per runtime.
-interface Ratio {
+// The matrix's figures as the shared report (core/bench/report.ts): panels
+// for Flight and the full HTML response in production and under React's
+// development builds, and HTTP load; contrail against stock React.
+import type { Report, ReportBar, ReportPanel, Spread } from "../core/bench/report.ts";
+import type { HttpResult } from "./http.ts";
+
+export interface MatrixCell {
   runtime: string;
   scenario: string;
-  versus: string;
-  speedup: number;
+  stage: string;
+  impl: string;
+  ms: number;
+  min: number;
+  max: number;
 }
 
-export function renderChart(ratios: Ratio[], runtimes: string[], scenarios: string[]): string {
-  const barWidth = 14;
-  const groupWidth = scenarios.length * (barWidth * 2 + 10) + 30;
-  const width = runtimes.length * groupWidth + 60;
-  const height = 300;
-  const top = Math.max(2, ...ratios.map((r) => r.speedup));
-  const y = (value: number) => height - 40 - (value / top) * (height - 80);
-  const parts: string[] = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif" font-size="11">`,
-    `<text x="10" y="16" font-size="13">contrail Flight speedup (× faster; dark: vs stock, light: vs stock-65100)</text>`,
-    `<line x1="40" x2="${width - 10}" y1="${y(1)}" y2="${y(1)}" stroke="#999" stroke-dasharray="4"/>`,
-    `<text x="8" y="${y(1) + 4}">1x</text>`,
+const spreadOf = (cell: MatrixCell): Spread => ({ median: cell.ms, min: cell.min, max: cell.max });
+
+/** One bar per scenario and runtime where both stock and contrail have a cell of `stage`. */
+function stageBars(cells: MatrixCell[], stage: string, scenarios: string[], runtimes: string[]): ReportBar[] {
+  const bars: ReportBar[] = [];
+  for (const scenario of scenarios) {
+    for (const runtime of runtimes) {
+      const find = (impl: string) => cells.find((c) => c.runtime === runtime && c.scenario === scenario && c.stage === stage && c.impl === impl);
+      const [stock, contrail] = [find("stock"), find("contrail")];
+      if (stock && contrail) bars.push({ page: scenario, runtime, stock: spreadOf(stock), contrail: spreadOf(contrail) });
+    }
+  }
+  return bars;
+}
+
+/** HTTP cells (one run each): requests/s of contrail and of stock on the same server. */
+function httpBars(http: HttpResult[], runtimes: string[]): ReportBar[] {
+  const bars: ReportBar[] = [];
+  const kinds = [...new Set(http.map((r) => `${r.server === "hono" ? "Hono" : "native"}, ${r.connections} conn.`))];
+  for (const kind of kinds) {
+    for (const runtime of runtimes) {
+      const find = (impl: string) => http.find((r) => r.runtime === runtime && r.impl === impl && `${r.server === "hono" ? "Hono" : "native"}, ${r.connections} conn.` === kind);
+      const [stock, contrail] = [find("stock"), find("contrail")];
+      const once = (r: HttpResult): Spread => ({ median: r.requestsPerSecond, min: r.requestsPerSecond, max: r.requestsPerSecond });
+      if (stock && contrail) bars.push({ page: kind, runtime, stock: once(stock), contrail: once(contrail) });
+    }
+  }
+  return bars;
+}
+
+export function matrixReport(
+  cells: MatrixCell[],
+  http: HttpResult[],
+  options: { scenarios: string[]; runtimes: string[]; caption: string[]; notes: string[] },
+): Report {
+  const { scenarios, runtimes } = options;
+  const panels: ReportPanel[] = [
+    { title: "Flight, production", unit: "ms", stockLabel: "React's Flight server", bars: stageBars(cells, "flight", scenarios, runtimes) },
+    {
+      title: "Full HTML response, production",
+      unit: "ms",
+      stockLabel: "React's pipeline (Flight, client, react-dom/server)",
+      bars: stageBars(cells, "html response", scenarios, runtimes),
+    },
+    { title: "Flight, development builds", unit: "ms", stockLabel: "React's Flight server (development)", bars: stageBars(cells, "flight-dev", scenarios, runtimes) },
+    {
+      title: "Full HTML response, development builds",
+      unit: "ms",
+      stockLabel: "React's pipeline (development)",
+      bars: stageBars(cells, "html-dev", scenarios, runtimes),
+    },
+    { title: "HTTP, scenario A's Flight (autocannon)", unit: "req/s", stockLabel: "React's Flight server on the same server", bars: httpBars(http, runtimes) },
   ];
-  runtimes.forEach((runtime, g) => {
-    const x0 = 50 + g * groupWidth;
-    parts.push(`<text x="${x0}" y="${height - 8}" font-size="12">${runtime}</text>`);
-    scenarios.forEach((scenario, s) => {
-      const x = x0 + s * (barWidth * 2 + 10);
-      ["stock", "patched"].forEach((versus, v) => {
-        const ratio = ratios.find((r) => r.runtime === runtime && r.scenario === scenario && r.versus === versus);
-        if (!ratio) return;
-        const barX = x + v * barWidth;
-        parts.push(
-          `<rect x="${barX}" y="${y(ratio.speedup)}" width="${barWidth - 1}" height="${y(0) - y(ratio.speedup)}" fill="${v ? "#8ab" : "#246"}"><title>${runtime} ${scenario} vs ${versus}: ${ratio.speedup.toFixed(2)}x</title></rect>`,
-        );
-      });
-      parts.push(`<text x="${x}" y="${height - 24}">${scenario}</text>`);
-    });
-  });
-  parts.push(`</svg>`);
-  return parts.join("\n");
+  return { title: "contrail vs stock React, same run", caption: options.caption, panels: panels.filter((panel) => panel.bars.length > 0), notes: options.notes };
 }

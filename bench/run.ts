@@ -10,7 +10,10 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { renderChart } from "./chart.ts";
+import { machineLine, packageVersion, runtimeVersion } from "../core/bench/machine.ts";
+import { reportSVG } from "../core/bench/report.ts";
+import { matrixReport } from "./chart.ts";
+import { scenarioTitles } from "./scenario-titles.ts";
 import { runHttpBench } from "./http.ts";
 import { writePatchedServer } from "./patched.ts";
 import { processesSection, runProcessBench } from "./processes.ts";
@@ -21,6 +24,7 @@ const SCENARIOS = quick ? ["A", "C", "F"] : ["A", "B", "C", "D", "E", "F", "F-as
 const PROCESSES = quick ? 1 : 3;
 const STREAM_SCENARIOS = quick ? ["A"] : ["B", "F-async"];
 const HTML_SCENARIOS = quick ? ["A", "F"] : ["A", "B", "C", "F", "F-async"];
+const DEV_HTML_SCENARIOS = quick ? ["F"] : ["F", "F-async"];
 const HTTP_SECONDS = quick ? 2 : 10;
 const PROCESS_BENCH = { seconds: quick ? 2 : 5, repeats: quick ? 1 : 3 };
 const IMPLS = ["stock", "patched", "contrail"];
@@ -86,6 +90,8 @@ if (process.argv.includes("--processes-only")) {
 }
 
 writePatchedServer();
+// The load average before the run: other work on the machine shares its cores.
+const machine = machineLine();
 const started = Date.now();
 const measurements: Measurement[] = [];
 for (const runtime of Object.keys(RUNTIMES)) {
@@ -106,6 +112,8 @@ for (const runtime of Object.keys(RUNTIMES)) {
     console.error(`  ${runtime} round ${round + 1}: stream done`);
     measurements.push(...runCell(runtime, false, "cell-html.ts", [HTML_SCENARIOS.join(",")]));
     console.error(`  ${runtime} round ${round + 1}: html done`);
+    measurements.push(...runCell(runtime, false, "cell-html.ts", [DEV_HTML_SCENARIOS.join(",")], "development"));
+    console.error(`  ${runtime} round ${round + 1}: html (development) done`);
   }
 }
 
@@ -199,16 +207,18 @@ lines.push(`## Full HTML response (HTML + inlined payload)`, ``);
 lines.push(
   `Stock pipeline: React's Flight, decoded by its client, rendered by react-dom/server, payload inlined. contrail: the fused path. Plain: react-dom/server of the same tree, no Flight, no payload (its server components run in the client graph).`,
   ``,
-  `| runtime | scenario | stock pipeline ms | contrail ms | plain ms | × faster than stock | contrail ÷ plain |`,
-  `|---|---|---:|---:|---:|---:|---:|`,
+  `| runtime | build | scenario | stock pipeline ms | contrail ms | plain ms | × faster than stock | contrail ÷ plain |`,
+  `|---|---|---|---:|---:|---:|---:|---:|`,
 );
 for (const runtime of Object.keys(RUNTIMES)) {
-  for (const scenario of HTML_SCENARIOS) {
-    const [stockHTML, ours, plain] = ["stock", "contrail", "plain"].map((impl) => cell(runtime, scenario, "html response", impl));
-    if (!stockHTML || !ours) continue;
-    lines.push(
-      `| ${runtime} | ${scenario} | ${fmt(stockHTML.ms)} | ${fmt(ours.ms)} | ${plain ? fmt(plain.ms) : "–"} | ${(stockHTML.ms / ours.ms).toFixed(2)}x | ${plain ? (ours.ms / plain.ms).toFixed(2) + "x" : "–"} |`,
-    );
+  for (const [build, stage, scenarios] of [["production", "html response", HTML_SCENARIOS], ["development", "html-dev", DEV_HTML_SCENARIOS]] as const) {
+    for (const scenario of scenarios) {
+      const [stockHTML, ours, plain] = ["stock", "contrail", "plain"].map((impl) => cell(runtime, scenario, stage, impl));
+      if (!stockHTML || !ours) continue;
+      lines.push(
+        `| ${runtime} | ${build} | ${scenario} | ${fmt(stockHTML.ms)} | ${fmt(ours.ms)} | ${plain ? fmt(plain.ms) : "–"} | ${(stockHTML.ms / ours.ms).toFixed(2)}x | ${plain ? (ours.ms / plain.ms).toFixed(2) + "x" : "–"} |`,
+      );
+    }
   }
 }
 lines.push(``);
@@ -264,5 +274,19 @@ const outDir = join(root, "bench", "results");
 mkdirSync(outDir, { recursive: true });
 writeFileSync(join(outDir, "latest.json"), JSON.stringify({ date: new Date().toISOString(), quick, processes: PROCESSES, cells, ratios, http, everyCore: processes }, null, 2));
 writeFileSync(join(outDir, "latest.md"), lines.join("\n") + "\n");
-writeFileSync(join(outDir, "latest.svg"), renderChart(ratios.filter((r) => r.stage === "flight"), Object.keys(RUNTIMES), SCENARIOS));
+const versions = [...Object.keys(RUNTIMES).map((runtime) => `${runtime} ${runtimeVersion(bin(runtime))}`), `react ${packageVersion(root, "react")}`, `contrail ${packageVersion(root, "contrail")}`];
+const report = matrixReport(cells, http, {
+  scenarios: SCENARIOS,
+  runtimes: Object.keys(RUNTIMES),
+  caption: [
+    machine,
+    versions.join(" · "),
+    `${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC · ${quick ? "quick subset" : "full matrix"}, ${PROCESSES} process(es) per cell: median of per-process medians · \`npm run ${quick ? "bench:quick" : "bench"}\``,
+  ],
+  notes: [
+    ...SCENARIOS.map((id) => `${id}: ${scenarioTitles[id]}`),
+    "Every ratio compares two cells of the same run; bench/results/latest.md has the spreads, decode, stream and heap figures.",
+  ],
+});
+writeFileSync(join(outDir, "latest.svg"), reportSVG(report));
 console.log(lines.join("\n"));

@@ -5,6 +5,7 @@ import { registerClientReference } from "../core/index.ts";
 import type { ClientManifest } from "../core/index.ts";
 import { DASHBOARD_CLIENT_COMPONENTS, DashboardPage, type DashboardUI } from "./dashboard.ts";
 import { Page, ServerTable, products } from "./pages.ts";
+import { scenarioTitles } from "./scenario-titles.ts";
 
 /** Client components the scenarios use: module id → export names. */
 export const clientModules: Record<string, string[]> = {
@@ -51,11 +52,11 @@ export interface Scenario {
 }
 
 export const scenarios: Scenario[] = [
-  { id: "A", title: "defer-task page, 20 sections × 103 <p> (≈120 KB)", model: () => h(Page, { sections: 20 }) },
-  { id: "B", title: "big page, 330 sections (≈2 MB)", model: () => h(Page, { sections: 330 }) },
-  { id: "C", title: "server table, 1,000 rows × 6 cells", model: () => h(ServerTable, { rows: products(1000) }) },
-  { id: "D", title: "client table, 1,000 rows as props", model: () => h("main", null, h(ProductTable, { rows: products(1000) })) },
-  { id: "E", title: "nested Suspense, 10 outer + 40 inner boundaries", model: () => h(NestedSuspense) },
-  { id: "F", title: "React's flight-ssr-bench dashboard: 16 client components, 200 product rows as props", model: () => h(DashboardPage, { ui: dashboardUI, async: false }) },
-  { id: "F-async", title: "the same dashboard, each section and row in its own Suspense boundary (254)", model: () => h(DashboardPage, { ui: dashboardUI, async: true }) },
+  { id: "A", title: scenarioTitles.A, model: () => h(Page, { sections: 20 }) },
+  { id: "B", title: scenarioTitles.B, model: () => h(Page, { sections: 330 }) },
+  { id: "C", title: scenarioTitles.C, model: () => h(ServerTable, { rows: products(1000) }) },
+  { id: "D", title: scenarioTitles.D, model: () => h("main", null, h(ProductTable, { rows: products(1000) })) },
+  { id: "E", title: scenarioTitles.E, model: () => h(NestedSuspense) },
+  { id: "F", title: scenarioTitles.F, model: () => h(DashboardPage, { ui: dashboardUI, async: false }) },
+  { id: "F-async", title: scenarioTitles["F-async"], model: () => h(DashboardPage, { ui: dashboardUI, async: true }) },
 ];
