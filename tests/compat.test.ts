@@ -11,28 +11,24 @@
 // Development: `vite dev` (Node only: Vite's dev server runs its server
 // environments in Node's module runner).
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
-import { execFileSync, spawn } from "node:child_process";
-import { cpSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
+import { BUILDS, buildEnv, viteCommand, viteRscProject, type Build, type ViteRscProject } from "./fixtures/vite-rsc-project.ts";
 import { launchBrowser } from "./support/browser.ts";
 import { eventually, run, test } from "./support/harness.ts";
 import { startServerProcess } from "./support/server-process.ts";
-import { binary, hostCommand, packedProject, production, runtime, type UserProject } from "./support/user-project.ts";
-
-const root = new URL("..", import.meta.url).pathname;
-const fixture = join(root, "tests/fixtures/vite-rsc");
-const node = binary("node");
-const ALIASES = ["stock", "compat"] as const;
+import { hostCommand, production, runtime } from "./support/user-project.ts";
 
 interface App {
-  name: (typeof ALIASES)[number];
+  name: Build;
   base: string;
   stop(): void;
 }
 
-let project: UserProject;
+let project: ViteRscProject;
 let browser: Browser;
 const apps: App[] = [];
 
@@ -42,48 +38,33 @@ if (!production && runtime !== "node") {
 }
 
 test("a plugin-rsc project with contrail as a direct dependency installs", () => {
-  project = packedProject();
-  cpSync(fixture, project.dir, { recursive: true });
-  const versions = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).devDependencies;
-  const pick = (name: string) => [name, versions[name]];
-  writeFileSync(join(project.dir, "package.json"), JSON.stringify({
-    type: "module",
-    dependencies: Object.fromEntries([["contrail", "file:./" + project.tarball], ...["react", "react-dom", "react-server-dom-webpack", "vite", "@vitejs/plugin-rsc"].map(pick)]),
-  }));
-  execFileSync("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--silent"], { cwd: project.dir, stdio: ["ignore", "ignore", "inherit"] });
+  project = viteRscProject();
 });
-
-const vite = join("node_modules", "vite", "bin", "vite.js");
-const compatEnv = (name: string) => ({ CONTRAIL_COMPAT: name === "compat" ? "1" : "0" });
 
 if (production) {
   test("vite build, stock and with the alias; the built servers start on this runtime", async () => {
-    for (const name of ALIASES) {
-      // Its output (the starter's "use client" directive warnings) is shown only if the build fails.
-      execFileSync(node, [vite, "build"], { cwd: project.dir, env: { ...process.env, NODE_ENV: "production", ...compatEnv(name) }, stdio: "pipe" });
-      renameSync(join(project.dir, "dist"), join(project.dir, "dist-" + name));
-    }
+    for (const name of BUILDS) project.build(name);
     const bundle = (name: string) => readFileSync(join(project.dir, `dist-${name}/rsc/index.js`), "utf8");
     // contrail's server-function registry names itself with this symbol.
     ok(!bundle("stock").includes("contrail.serverFunctions"), "the stock build has no contrail");
     ok(bundle("compat").includes("contrail.serverFunctions"), "the compat build has contrail");
-    for (const name of ALIASES) {
+    for (const name of BUILDS) {
       const server = await startServerProcess(hostCommand("serve.mjs"), project.dir, { env: { DIST: "dist-" + name, PORT: "0" } });
       apps.push({ name, base: server.base, stop: server.stop });
     }
   });
 } else {
   test("vite dev, stock and with the alias", async () => {
-    for (const name of ALIASES) apps.push(await startViteDev(name));
+    for (const name of BUILDS) apps.push(await startViteDev(name));
   });
 }
 
 /** `vite dev` on a free loopback port; ready once it answers the page. */
-async function startViteDev(name: App["name"]): Promise<App> {
+async function startViteDev(name: Build): Promise<App> {
   const port = await freePort();
-  const child = spawn(node, [vite, "--host", "127.0.0.1", "--port", String(port), "--strictPort"], {
+  const child = spawn(viteCommand[0], [...viteCommand.slice(1), "--host", "127.0.0.1", "--port", String(port), "--strictPort"], {
     cwd: project.dir,
-    env: { ...process.env, NODE_ENV: "development", ...compatEnv(name) },
+    env: { ...process.env, NODE_ENV: "development", ...buildEnv(name) },
     stdio: ["ignore", "ignore", "inherit"],
   });
   const stop = () => void child.kill();

@@ -8,6 +8,7 @@ import { outlineModel } from "../scheduler.ts";
 import { cursor, serializationError } from "../serialize.ts";
 import { sealBoundArguments } from "../bound-arguments.ts";
 import { BOUND_SUFFIX, isRegistered } from "../server-functions.ts";
+import { parseStack } from "../dev/stacks.ts";
 
 function escapeString(value: string): string {
   return value[0] === "$" ? "$" + value : value;
@@ -67,11 +68,26 @@ export function encodeClientReference(reference: any, asElementType: boolean): s
 }
 
 /** The { id, bound } a client calls a server function by; contrail's own carry their bound arguments sealed. */
-function serverReferenceMetadata(reference: any): { id: string; bound: Promise<unknown[]> | null } {
+function serverReferenceMetadata(reference: any): object {
   const bound = reference.$$bound;
-  if (bound === null) return { id: reference.$$id, bound: null };
-  if (!isRegistered(reference.$$id)) return { id: reference.$$id, bound: Promise.resolve(bound) };
+  if (bound === null) return withLocation(reference, { id: reference.$$id, bound: null });
+  if (!isRegistered(reference.$$id)) return withLocation(reference, { id: reference.$$id, bound: Promise.resolve(bound) });
   return { id: reference.$$id + BOUND_SUFFIX, bound: sealBoundArguments(reference.$$id, bound).then((sealed) => [sealed]) };
+}
+
+/**
+ * Development: a reference registered by React's own registerServerReference
+ * (contrail/compat) carries where it was registered (`$$location`); React's
+ * development server then sends its name, environment and that place, and
+ * React's client names the function after it.
+ */
+function withLocation(reference: any, metadata: { id: string; bound: Promise<unknown[]> | null }): object {
+  const dev = cursor.request.dev;
+  if (dev === null || !(reference.$$location instanceof Error)) return metadata;
+  const site = parseStack(reference.$$location, 1)[0];
+  if (site === undefined) return metadata;
+  const name = typeof reference === "function" ? reference.name : "";
+  return { ...metadata, name, env: dev.environmentName(), location: [site[0], site[1], site[2], site[3]] };
 }
 
 /** "$h<id>": row `id` holds { id, bound }, bound arguments as a promise. */
