@@ -1,7 +1,7 @@
 // The runtimes `contrail bench` can run the app on: Bun, Deno and Node,
 // each found in the project's node_modules/.bin (or a parent's) or on PATH.
-import { accessSync, constants } from "node:fs";
-import { delimiter, dirname, join } from "node:path";
+import { accessSync, constants, realpathSync } from "node:fs";
+import { basename, delimiter, dirname, join } from "node:path";
 import { runtimeVersion } from "./machine.ts";
 
 export const RUNTIME_NAMES = ["bun", "deno", "node"] as const;
@@ -14,10 +14,14 @@ export interface Runtime {
   version: string;
 }
 
-function executable(path: string): boolean {
+/**
+ * An executable that is the runtime `name` itself: `bunx --bun` puts a
+ * `node` on PATH that is Bun, which must not stand for Node.
+ */
+function isRuntime(path: string, name: string): boolean {
   try {
     accessSync(path, constants.X_OK);
-    return true;
+    return basename(realpathSync(path)).replace(/\.exe$/, "") === name;
   } catch {
     return false;
   }
@@ -27,11 +31,11 @@ function executable(path: string): boolean {
 function findBinary(dir: string, name: string): string | undefined {
   for (let folder = dir; ; folder = dirname(folder)) {
     const candidate = join(folder, "node_modules", ".bin", name);
-    if (executable(candidate)) return candidate;
+    if (isRuntime(candidate, name)) return candidate;
     if (dirname(folder) === folder) break;
   }
   for (const folder of (process.env.PATH ?? "").split(delimiter)) {
-    if (folder && executable(join(folder, name))) return join(folder, name);
+    if (folder && isRuntime(join(folder, name), name)) return join(folder, name);
   }
   return undefined;
 }
