@@ -3,7 +3,8 @@
 // the same run. Each cell is measured in several processes (identical work
 // varies up to 2x between processes here) and reported as the median of the
 // per-process medians, with their spread; ratios are taken within the run.
-// Usage: run.ts [--quick] [--processes-only]
+// Usage: run.ts [--quick] [--processes <n>] [--processes-only]
+// --processes sets the processes per cell (default 3, quick 1).
 // --processes-only runs the multi-process HTTP cells alone (bench/processes.ts)
 // and writes bench/results/processes.md instead of latest.md.
 import { spawnSync } from "node:child_process";
@@ -21,7 +22,9 @@ import { processesSection, runProcessBench } from "./processes.ts";
 const root = fileURLToPath(new URL("..", import.meta.url));
 const quick = process.argv.includes("--quick");
 const SCENARIOS = quick ? ["A", "C", "F"] : ["A", "B", "C", "D", "E", "F", "F-async"];
-const PROCESSES = quick ? 1 : 3;
+const processesFlag = process.argv.indexOf("--processes");
+const PROCESSES = processesFlag > 0 ? Number(process.argv[processesFlag + 1]) : quick ? 1 : 3;
+const COMMAND = ["node bench/run.ts", ...process.argv.slice(2)].join(" ");
 const STREAM_SCENARIOS = quick ? ["A"] : ["B", "F-async"];
 const HTML_SCENARIOS = quick ? ["A", "F"] : ["A", "B", "C", "F", "F-async"];
 const DEV_HTML_SCENARIOS = quick ? ["F"] : ["F", "F-async"];
@@ -170,7 +173,7 @@ const fmt = (n: number) => (n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n
 const lines: string[] = [
   `# Benchmark results`,
   ``,
-  `${new Date().toISOString()} · ${quick ? "quick subset" : "full matrix"} · ${PROCESSES} process(es) per cell · ${((Date.now() - started) / 1000).toFixed(0)} s · command: \`npm run ${quick ? "bench:quick" : "bench"}\``,
+  `${new Date().toISOString()} · ${quick ? "quick subset" : "full matrix"} · ${PROCESSES} process(es) per cell · ${((Date.now() - started) / 1000).toFixed(0)} s · command: \`${COMMAND}\``,
   ``,
   `Milliseconds per render: median of per-process medians (min–max across processes). Speedup = other ÷ contrail, same run.`,
   `Stages: flight = render to bytes, drained; flight-dev = the same under React's development builds (NODE_ENV unset); decode = stock client.edge until the root resolves (lazy rows may stay unparsed);`,
@@ -268,7 +271,7 @@ for (const result of http.filter((r) => r.impl === "contrail")) {
   );
 }
 lines.push(``);
-lines.push(...processesSection(processes, `npm run ${quick ? "bench:quick" : "bench"}`));
+lines.push(...processesSection(processes, COMMAND));
 
 const outDir = join(root, "bench", "results");
 mkdirSync(outDir, { recursive: true });
@@ -281,7 +284,7 @@ const report = matrixReport(cells, http, {
   caption: [
     machine,
     versions.join(" · "),
-    `${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC · ${quick ? "quick subset" : "full matrix"}, ${PROCESSES} process(es) per cell: median of per-process medians · \`npm run ${quick ? "bench:quick" : "bench"}\``,
+    `${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC · ${quick ? "quick subset" : "full matrix"}, ${PROCESSES} process(es) per cell: median of per-process medians · \`${COMMAND}\``,
   ],
   notes: [
     ...SCENARIOS.map((id) => `${id}: ${scenarioTitles[id]}`),
