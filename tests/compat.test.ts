@@ -8,8 +8,8 @@
 // starter's page), the HTML with the payload's scripts stripped, hydration in
 // Chromium, server functions called from JavaScript and forms posted without.
 // Production: `vite build` (Vite on Node), the built server on this runtime.
-// Development: `vite dev` (Node only: Vite's dev server runs its server
-// environments in Node's module runner).
+// Development: `vite dev`, on Node (Vite runs on Node here), so only in the
+// Node run.
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -33,7 +33,7 @@ let browser: Browser;
 const apps: App[] = [];
 
 if (!production && runtime !== "node") {
-  console.log(`  skipped on ${runtime} in development: vite dev runs its server environments in Node (checked in the Node run)`);
+  console.log(`  skipped on ${runtime} in development: Vite (build and dev) runs on Node here; vite dev is checked in the Node run`);
   await run("contrail/compat under @vitejs/plugin-rsc");
 }
 
