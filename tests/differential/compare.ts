@@ -112,7 +112,10 @@ function errorRowOwners(bytes: Uint8Array): string[] {
   for (const row of splitRows(bytes)) {
     // Component infos are objects; other untagged rows need not be read.
     if (row.tag === "" && row.body[0] === 123) rows.set(row.id, JSON.parse(text.decode(row.body)));
-    else if (row.tag === "E") owners.push(JSON.parse(text.decode(row.body)).owner ?? null);
+    else if (row.tag === "E") {
+      const error = JSON.parse(text.decode(row.body));
+      if (!isReactDebugOverflow(String(error.message))) owners.push(error.owner ?? null);
+    }
   }
   return owners.map((owner) => (owner === null ? "null" : String(rows.get(parseInt(owner.slice(1), 16))?.name))).sort();
 }
