@@ -41,6 +41,9 @@ function isContrailFrame(url: string): boolean {
 const parsed = new WeakMap<object, Frame[]>();
 let collected: Frame[] | null = null;
 let collectedSites: any[] | null = null;
+// Whether an error's stack text waits until it is read (see formatWhenRead). Not on Bun,
+// where formatting call sites is cheap and redefining an error's `stack` costs more.
+const FORMAT_WHEN_READ = !(globalThis as any).Bun;
 let skipping = 0;
 
 // V8 hands structured call sites to Error.prepareStackTrace, the first time
@@ -74,7 +77,7 @@ function collectCallSites(error: Error, callSites: any[]): string {
   collected = frames;
   const header = (error.name || "Error") + ": " + (error.message || "");
   // A frozen or sealed error's `stack` cannot be redefined: formatted now.
-  if (!Object.isExtensible(error)) return stackText(header, callSites);
+  if (!FORMAT_WHEN_READ || !Object.isExtensible(error)) return stackText(header, callSites);
   collectedSites = callSites;
   return header;
 }
