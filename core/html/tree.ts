@@ -362,25 +362,72 @@ export class FlightTree implements RowListener {
     return { $$typeof: LAZY, _payload: { row, yielded: false }, _init: readAfterYield };
   }
 
+  // The JSON-ready values are the walk's own copies, never seen by user
+  // code: an array or object in which nothing changes when revived (no
+  // references, escapes or elements inside) is its own revived value, so
+  // plain data (a client component's props) is checked, not copied. Only
+  // the copies made are remembered: a value that is its own revival is the
+  // same object wherever a path refers to it. A path back to a value still
+  // being checked (a cycle) makes its copy at once (see `copyOf`).
   revive(raw: unknown): unknown {
     if (typeof raw === "string") return raw[0] === "$" ? this.reviveString(raw) : raw;
     if (typeof raw !== "object" || raw === null) return raw;
-    const isList = isArray(raw);
-    if (isList && raw[0] === "$") return this.reviveElement(raw);
+    if (isArray(raw)) return raw[0] === "$" ? this.reviveElement(raw) : this.reviveList(raw);
+    return this.reviveObject(raw as Record<string, unknown>);
+  }
+
+  private reviveList(raw: unknown[]): unknown {
     const known = this.revivedOf.get(raw);
     if (known !== undefined) return known;
-    if (isList) {
-      const list = new Array(raw.length);
-      this.remember(raw, list);
-      for (let i = 0; i < raw.length; i++) list[i] = this.revive(raw[i]);
-      return list;
+    const length = raw.length;
+    let i = 0;
+    let value: unknown;
+    // Until the first item that changes, the list is its own revival.
+    this.checking.push(raw);
+    for (; i < length; i++) {
+      const item = raw[i];
+      value = this.revive(item);
+      if (value !== item) break;
     }
-    const object: Record<string, unknown> = {};
-    this.remember(raw, object);
-    for (const key of Object.keys(raw)) {
-      if (key === "__proto__") continue;
-      const value = this.revive((raw as any)[key]);
-      if (value !== undefined) object[key] = value;
+    this.checking.pop();
+    if (i === length) return raw;
+    const list = this.copyOf(raw) as unknown[];
+    for (let k = 0; k < i; k++) list[k] = raw[k];
+    list[i] = value;
+    for (i++; i < length; i++) list[i] = this.revive(raw[i]);
+    return list;
+  }
+
+  // for...in rather than Object.keys: no array of keys per object, and V8
+  // runs it faster (the walk's objects are plain: nothing is inherited).
+  private reviveObject(raw: Record<string, unknown>): unknown {
+    const known = this.revivedOf.get(raw);
+    if (known !== undefined) return known;
+    let changed: string | null = null;
+    let value: unknown;
+    this.checking.push(raw);
+    for (const key in raw) {
+      const item = raw[key];
+      if (key === "__proto__" || (value = this.revive(item)) !== item || value === undefined) {
+        changed = key;
+        break;
+      }
+    }
+    this.checking.pop();
+    if (changed === null) return raw;
+    // Copied: the keys before the first change as they are, that one as revived, the rest revived.
+    const object = this.copyOf(raw) as Record<string, unknown>;
+    let past = false;
+    for (const key in raw) {
+      if (key === changed) {
+        past = true;
+        if (key !== "__proto__" && value !== undefined) object[key] = value;
+      } else if (!past) {
+        object[key] = raw[key];
+      } else if (key !== "__proto__") {
+        const item = this.revive(raw[key]);
+        if (item !== undefined) object[key] = item;
+      }
     }
     return object;
   }
@@ -404,20 +451,16 @@ export class FlightTree implements RowListener {
     const element: any = { $$typeof: ELEMENT, type: null, key: null, ref: null, props: null };
     this.revivedOf.set(raw, element);
     const outer = this.blocked;
-    const outerRevived = this.revivedInElement;
+    const revivedBefore = this.revivedInElement.length;
     this.blocked = null;
-    this.revivedInElement = [];
     element.type = this.revive(raw[1]);
     element.key = this.revive(raw[2]);
     element.props = this.revive(raw[3]);
     const blocked = this.blocked as Row[] | null;
-    const revived = this.revivedInElement;
     this.blocked = outer;
-    this.revivedInElement = outerRevived;
-    if (blocked === null) {
-      for (const inner of revived) outerRevived.push(inner);
-      return element;
-    }
+    // What this element revived stays on the list, as the enclosing element's too, unless it must be revived again.
+    if (blocked === null) return element;
+    const revived = this.revivedInElement.splice(revivedBefore);
     const settled = new Row(this);
     const failed = blocked.find((row) => row.status === "rejected");
     if (failed) settled.reject(failed.reason);
@@ -439,12 +482,35 @@ export class FlightTree implements RowListener {
 
   /** Rows the element being revived refers to that are not fulfilled. */
   private blocked: Row[] | null = null;
-  /** The objects and arrays revived with the element being revived: revived again if it must be. */
+  /** The objects and arrays copied by `revive`, innermost element's last: revived again if their element must be. */
   private revivedInElement: object[] = [];
 
   private remember(raw: object, revived: unknown): void {
     this.revivedOf.set(raw, revived);
     this.revivedInElement.push(raw);
+  }
+
+  /** Arrays and objects being checked by `revive`, innermost last. */
+  private checking: object[] = [];
+
+  /** The copy `raw` revives to, made now (and filled by its reviver) if a path came back to it while it was checked. */
+  private copyOf(raw: object): object {
+    let copy = this.revivedOf.get(raw) as object | undefined;
+    if (copy === undefined) this.remember(raw, (copy = isArray(raw) ? [] : {}));
+    return copy;
+  }
+
+  /**
+   * A value a path refers to: revived, or, if it is still being checked (a
+   * cycle), its copy to be. One that is its own revival is remembered as
+   * such, so the next path to it is not checked again.
+   */
+  private reviveTarget(raw: unknown): unknown {
+    if (typeof raw !== "object" || raw === null || (isArray(raw) && raw[0] === "$")) return this.revive(raw);
+    if (this.checking.includes(raw)) return this.copyOf(raw);
+    const revived = this.revive(raw);
+    if (revived === raw) this.revivedOf.set(raw, raw);
+    return revived;
   }
 
   private reviveString(value: string): unknown {
@@ -515,8 +581,8 @@ export class FlightTree implements RowListener {
   // values (an element's "props" is its fourth entry); the value found is
   // revived once, so shared objects stay shared.
   private resolveReference(reference: string): unknown {
-    const path = reference.split(":");
-    const row = this.row(parseInt(path[0], 16));
+    const colon = reference.indexOf(":");
+    const row = this.row(parseInt(colon === -1 ? reference : reference.slice(0, colon), 16));
     if (row.status !== "fulfilled") {
       (this.blocked ??= []).push(row);
       return undefined;
@@ -524,11 +590,30 @@ export class FlightTree implements RowListener {
     if (row.raw === undefined) return row.value;
     // A row that is a lazy reference ("$L<id>": its element deferred, too
     // deep) stays one: followed in place, a chain of them recurses here.
-    if (path.length === 1) return this.revive(row.raw);
-    let raw: any = row.raw;
-    for (let i = 1; i < path.length; i++) raw = stepInto(this.rawTarget(raw), path[i]);
-    return this.revive(this.rawTarget(raw));
+    if (colon === -1) return this.reviveTarget(row.raw);
+    const oneStep = reference.indexOf(":", colon + 1) === -1;
+    let raw = oneStep ? undefined : this.pathTargets.get(reference);
+    if (raw === undefined) {
+      raw = row.raw;
+      for (let from = colon + 1; ; ) {
+        const next = reference.indexOf(":", from);
+        raw = stepInto(this.rawTarget(raw), next === -1 ? reference.slice(from) : reference.slice(from, next));
+        if (next === -1) break;
+        from = next + 1;
+      }
+      raw = this.rawTarget(raw);
+      // Rows' values never change once written: a path that reached an array or object always will.
+      if (!oneStep && typeof raw === "object" && raw !== null) this.pathTargets.set(reference, raw);
+    }
+    return this.reviveTarget(raw);
   }
+
+  /**
+   * Paths of several steps (the same one is often written many times: a prop
+   * every row of a list shares) → the JSON-ready value they reach. A path of
+   * one step (a continuation row's item) is walked faster than looked up.
+   */
+  private pathTargets = new Map<string, unknown>();
 
   /** Follows references to other rows down to a JSON-ready value. */
   private rawTarget(raw: any): any {
