@@ -1,32 +1,84 @@
 // The Flight payload inside an HTML page: each chunk of rows becomes a
 // <script> that pushes it onto `self.__FLIGHT_DATA`, where the browser runtime
-// (./inline-payload-client.ts) turns the pushes back into a byte stream.
+// (./payload-stream.ts) turns the pushes back into a byte stream.
 // Text goes as an escaped string literal that can never leave its script;
 // bytes that are not UTF-8 (binary rows) go as base64.
+import { Buffer, isUtf8 } from "node:buffer";
+import { FLIGHT_DATA_GLOBAL } from "./payload-stream.ts";
 
-const decoder = new TextDecoder("utf-8", { fatal: true });
-
-export const FLIGHT_DATA_GLOBAL = "__FLIGHT_DATA";
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+const ascii = (text: string) => encoder.encode(text);
 
 // A single-quoted string literal, so the payload's many `"` stay as they
 // are. Inside it, `<` as \u003c rules out `</script`, `<!--` and `<script`;
 // CR and NUL would be changed by the HTML parser; U+2028 and U+2029 end lines
-// in old JavaScript parsers. Each is replaced only if present: a search for
-// one character is much faster than a scan with a character class.
-const SCRIPT_ESCAPES: [string, string][] = [
-  ["\\", "\\\\"],
-  ["'", "\\'"],
-  ["<", "\\u003c"],
-  ["\n", "\\n"],
-  ["\r", "\\r"],
-  ["\0", "\\x00"], // not \0: before a digit that would be an octal escape
-  ["\u2028", "\\u2028"],
-  ["\u2029", "\\u2029"],
-];
+// in old JavaScript parsers. The literal is written from the chunk's bytes as
+// they are (UTF-8 in, UTF-8 out), with these few bytes replaced.
+const BYTE_ESCAPES = new Map<number, Uint8Array>([
+  [0x5c, ascii("\\\\")],
+  [0x27, ascii("\\'")],
+  [0x3c, ascii("\\u003c")],
+  [0x0a, ascii("\\n")],
+  [0x0d, ascii("\\r")],
+  [0x00, ascii("\\x00")], // not \0: before a digit that would be an octal escape
+]);
+/** U+2028 and U+2029 are E2 80 A8 and E2 80 A9 in UTF-8. */
+const LINE_SEPARATORS_LEAD = 0xe2;
+const SEPARATOR_ESCAPES = new Map<number, Uint8Array>([
+  [0xa8, ascii("\\u2028")],
+  [0xa9, ascii("\\u2029")],
+]);
 
-function scriptStringLiteral(text: string): string {
-  for (const [character, escape] of SCRIPT_ESCAPES) if (text.includes(character)) text = text.replaceAll(character, escape);
-  return "'" + text + "'";
+/** Where the chunk's bytes to escape are, in order, and how much longer escaping makes it. */
+interface Escapes {
+  at: number[];
+  extra: number;
+}
+
+function isLineSeparator(chunk: Uint8Array, i: number): boolean {
+  return chunk[i + 1] === 0x80 && SEPARATOR_ESCAPES.has(chunk[i + 2]);
+}
+
+// Node's and Bun's Buffer finds a byte natively, many times faster than a
+// loop, so each kind of byte is searched for on its own. Deno's Buffer and
+// Uint8Array's indexOf are loops: one pass over the bytes is cheaper there.
+const escapesOf: (chunk: Uint8Array) => Escapes = (globalThis as any).Deno ? escapesInOnePass : escapesByKind;
+
+function escapesByKind(chunk: Uint8Array): Escapes {
+  const indexOf = (byte: number, from: number): number => Buffer.prototype.indexOf.call(chunk, byte, from);
+  const at: number[] = [];
+  let extra = 0;
+  let kinds = 0;
+  for (const [byte, escape] of BYTE_ESCAPES) {
+    const before = at.length;
+    for (let i = indexOf(byte, 0); i !== -1; i = indexOf(byte, i + 1)) at.push(i);
+    extra += (at.length - before) * (escape.length - 1);
+    if (at.length > before) kinds++;
+  }
+  const before = at.length;
+  for (let i = indexOf(LINE_SEPARATORS_LEAD, 0); i !== -1; i = indexOf(LINE_SEPARATORS_LEAD, i + 1)) if (isLineSeparator(chunk, i)) at.push(i);
+  extra += (at.length - before) * (6 - 3);
+  if (at.length > before) kinds++;
+  if (kinds > 1) at.sort((a, b) => a - b);
+  return { at, extra };
+}
+
+/** Escaped length minus one, by byte; -1 for bytes written as they are. */
+const EXTRA_BY_BYTE = new Int8Array(256).fill(-1);
+for (const [byte, escape] of BYTE_ESCAPES) EXTRA_BY_BYTE[byte] = escape.length - 1;
+EXTRA_BY_BYTE[LINE_SEPARATORS_LEAD] = 6 - 3;
+
+function escapesInOnePass(chunk: Uint8Array): Escapes {
+  const at: number[] = [];
+  let extra = 0;
+  for (let i = 0; i < chunk.length; i++) {
+    const more = EXTRA_BY_BYTE[chunk[i]];
+    if (more < 0 || (chunk[i] === LINE_SEPARATORS_LEAD && !isLineSeparator(chunk, i))) continue;
+    at.push(i);
+    extra += more;
+  }
+  return { at, extra };
 }
 
 function escapeAttribute(value: string): string {
@@ -39,19 +91,45 @@ function base64(bytes: Uint8Array): string {
   return btoa(binary);
 }
 
-/** A <script> carrying one chunk of Flight rows. */
-export function flightScript(chunk: Uint8Array, nonce?: string): string {
-  let entry: string;
-  try {
-    entry = "[0," + scriptStringLiteral(decoder.decode(chunk)) + "]";
-  } catch {
-    entry = "[1," + JSON.stringify(base64(chunk)) + "]";
-  }
+function scriptOpening(nonce: string | undefined): string {
   const nonceAttribute = nonce === undefined ? "" : ` nonce="${escapeAttribute(nonce)}"`;
-  return `<script${nonceAttribute}>(self.${FLIGHT_DATA_GLOBAL}||=[]).push(${entry})</script>`;
+  return `<script${nonceAttribute}>(self.${FLIGHT_DATA_GLOBAL}||=[]).push(`;
+}
+const SCRIPT_CLOSING = ")</script>";
+const TEXT_OPENING = ascii("[0,'");
+const TEXT_CLOSING = ascii("']" + SCRIPT_CLOSING);
+
+/** A <script> carrying one chunk of Flight rows; `opening` is `scriptOpening(nonce)`. */
+function flightScriptBytes(chunk: Uint8Array, openingText: string): Uint8Array {
+  if (!isUtf8(chunk)) return encoder.encode(openingText + "[1," + JSON.stringify(base64(chunk)) + "]" + SCRIPT_CLOSING);
+  const opening = ascii(openingText);
+  const { at, extra } = escapesOf(chunk);
+  const script = new Uint8Array(opening.length + TEXT_OPENING.length + chunk.length + extra + TEXT_CLOSING.length);
+  script.set(opening, 0);
+  let written = opening.length;
+  script.set(TEXT_OPENING, written);
+  written += TEXT_OPENING.length;
+  let copied = 0;
+  for (const i of at) {
+    script.set(chunk.subarray(copied, i), written);
+    written += i - copied;
+    const byte = chunk[i];
+    const escape = byte === LINE_SEPARATORS_LEAD ? SEPARATOR_ESCAPES.get(chunk[i + 2])! : BYTE_ESCAPES.get(byte)!;
+    script.set(escape, written);
+    written += escape.length;
+    copied = i + (byte === LINE_SEPARATORS_LEAD ? 3 : 1);
+  }
+  script.set(chunk.subarray(copied), written);
+  written += chunk.length - copied;
+  script.set(TEXT_CLOSING, written);
+  return script;
 }
 
-const encoder = new TextEncoder();
+/** A <script> carrying one chunk of Flight rows, as text. */
+export function flightScript(chunk: Uint8Array, nonce?: string): string {
+  return decoder.decode(flightScriptBytes(chunk, scriptOpening(nonce)));
+}
+
 const CLOSING_TAGS = encoder.encode("</body></html>");
 
 function endsWithClosingTags(chunk: Uint8Array): boolean {
@@ -61,28 +139,42 @@ function endsWithClosingTags(chunk: Uint8Array): boolean {
   return true;
 }
 
+function concatenate(parts: Uint8Array[]): Uint8Array {
+  if (parts.length === 1) return parts[0];
+  let length = 0;
+  for (const part of parts) length += part.length;
+  const joined = new Uint8Array(length);
+  length = 0;
+  for (const part of parts) {
+    joined.set(part, length);
+    length += part.length;
+  }
+  return joined;
+}
+
 /**
  * Interleaves the Flight payload with the HTML: each payload chunk goes out
  * as a script between HTML chunks, and `</body></html>` stays last. The HTML
  * bytes pass through untouched.
  */
 export function injectFlightPayload(html: ReadableStream<Uint8Array>, flight: ReadableStream<Uint8Array>, nonce?: string): ReadableStream<Uint8Array> {
-  let scripts = "";
+  const opening = scriptOpening(nonce);
+  let scripts: Uint8Array[] = [];
   let heldClosingTags = false;
   const flightReader = flight.getReader();
   const pumpFlight = async () => {
     for (;;) {
       const { value, done } = await flightReader.read();
       if (done) break;
-      scripts += flightScript(value, nonce);
+      scripts.push(flightScriptBytes(value, opening));
     }
   };
   const flightPumped = pumpFlight();
   const htmlReader = html.getReader();
   const enqueueScripts = (controller: ReadableStreamDefaultController<Uint8Array>) => {
-    if (scripts === "") return;
-    controller.enqueue(encoder.encode(scripts));
-    scripts = "";
+    if (scripts.length === 0) return;
+    controller.enqueue(concatenate(scripts));
+    scripts = [];
   };
   // Each pull must enqueue or close: a pull that returns empty-handed is not called again.
   return new ReadableStream<Uint8Array>({
@@ -101,7 +193,7 @@ export function injectFlightPayload(html: ReadableStream<Uint8Array>, flight: Re
           chunk = chunk.subarray(0, chunk.length - CLOSING_TAGS.length);
           heldClosingTags = true;
         }
-        if (chunk.length === 0 && scripts === "") continue;
+        if (chunk.length === 0 && scripts.length === 0) continue;
         if (chunk.length > 0) controller.enqueue(chunk);
         enqueueScripts(controller);
         return;

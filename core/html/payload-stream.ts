@@ -1,6 +1,9 @@
 // Browser side of the inlined payload: the chunks pushed by the page's
-// scripts, then any pushed later, as one byte stream for React's client.
-import { FLIGHT_DATA_GLOBAL } from "./inline-payload.ts";
+// scripts (./inline-payload.ts), then any pushed later, as one byte stream
+// for React's client.
+
+/** The global the page's scripts push the payload's chunks onto. */
+export const FLIGHT_DATA_GLOBAL = "__FLIGHT_DATA";
 
 type Entry = [0, string] | [1, string];
 
