@@ -74,9 +74,23 @@ function pageElement(root: ReactNode, options: HTMLOptions): ReactNode {
   return createElement(LocationContext.Provider, { value: options.url === undefined ? null : new URL(options.url) }, page);
 }
 
+// react-dom/server keeps the element it was given until a setImmediate it
+// schedules has run. The fused tree is built before rendering, so that
+// element would hold the whole page: a loop that renders many pages in one
+// macrotask (a build, a benchmark) would keep every one of them alive. The
+// element it gets holds a box instead, emptied once all is rendered.
+interface PageBox {
+  page: ReactNode;
+}
+
+function BoxedPage({ box }: { box: PageBox }): ReactNode {
+  return box.page;
+}
+
 export async function renderToHTMLStream(parts: HTMLParts, options: HTMLOptions): Promise<ReadableStream<Uint8Array>> {
   const { root, formState } = await pageOf(parts, options.clientModules);
-  const html = await renderFizz(pageElement(root as ReactNode, options) as any, {
+  const box: PageBox = { page: pageElement(root as ReactNode, options) };
+  const html = await renderFizz(createElement(BoxedPage, { box }) as any, {
     bootstrapScripts: options.bootstrapScripts,
     bootstrapModules: options.bootstrapModules,
     nonce: options.nonce,
@@ -85,5 +99,7 @@ export async function renderToHTMLStream(parts: HTMLParts, options: HTMLOptions)
     signal: options.signal,
     formState: formState as any,
   });
+  const empty = () => (box.page = null);
+  html.allReady.then(empty, empty);
   return injectFlightPayload(html, parts.flight, options.nonce);
 }
