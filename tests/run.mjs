@@ -1,7 +1,7 @@
 // `npm test`: every tests/*.test.ts suite on Node 24, Bun and Deno (all from
 // npm install), in production and in development mode (React's two builds).
 import { spawnSync } from "node:child_process";
-import { readdirSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -25,9 +25,11 @@ const suites = readdirSync(join(root, "tests"))
 // as React does), and load, a production server under 30 s of load.
 const productionOnly = new Set(["rows.server.test.ts", "load.test.ts"]);
 
-// Nothing contrail or a suite makes may stay in the temporary folder.
-const temporaryFolders = () => new Set(readdirSync(tmpdir()).filter((name) => name.startsWith("contrail-")));
-const temporaryBefore = temporaryFolders();
+// Nothing contrail or a suite makes may stay in the temporary folder. The
+// suites get one of their own (TMPDIR), so other work on the machine cannot
+// change the verdict.
+const temporaryFolder = mkdtempSync(join(tmpdir(), "contrail-test-run-"));
+const leftInTemporaryFolder = () => readdirSync(temporaryFolder).filter((name) => name.startsWith("contrail-"));
 
 const failures = [];
 for (const [runtime, command] of Object.entries(runtimes)) {
@@ -41,15 +43,16 @@ for (const [runtime, command] of Object.entries(runtimes)) {
       const result = spawnSync(program, [...args, ...conditions, join("tests", suite)], {
         cwd: root,
         stdio: "inherit",
-        env: { ...process.env, NODE_ENV: mode },
+        env: { ...process.env, NODE_ENV: mode, TMPDIR: temporaryFolder },
         timeout: 15 * 60 * 1000,
       });
       if (result.status !== 0) failures.push(label);
     }
   }
 }
-const leftBehind = [...temporaryFolders()].filter((name) => !temporaryBefore.has(name));
-if (leftBehind.length > 0) failures.push(`temporary folders left in ${tmpdir()}: ${leftBehind.join(", ")}`);
+const leftBehind = leftInTemporaryFolder();
+if (leftBehind.length > 0) failures.push(`temporary folders left by the suites: ${leftBehind.join(", ")}`);
+rmSync(temporaryFolder, { recursive: true, force: true });
 if (failures.length > 0) {
   console.error(`\n✗ failed: ${failures.join(", ")}`);
   process.exit(1);
