@@ -275,7 +275,7 @@ lines.push(...processesSection(processes, COMMAND));
 
 const outDir = join(root, "bench", "results");
 mkdirSync(outDir, { recursive: true });
-writeFileSync(join(outDir, "latest.json"), JSON.stringify({ date: new Date().toISOString(), quick, processes: PROCESSES, cells, ratios, http, everyCore: processes }, null, 2));
+
 writeFileSync(join(outDir, "latest.md"), lines.join("\n") + "\n");
 const versions = [...Object.keys(RUNTIMES).map((runtime) => `${runtime} ${runtimeVersion(bin(runtime))}`), `react ${packageVersion(root, "react")}`, `contrail ${packageVersion(root, "contrail")}`];
 const report = matrixReport(cells, http, {
@@ -291,5 +291,6 @@ const report = matrixReport(cells, http, {
     "Every ratio compares two cells of the same run; bench/results/latest.md has the spreads, decode, stream and heap figures.",
   ],
 });
+writeFileSync(join(outDir, "latest.json"), JSON.stringify({ date: new Date().toISOString(), quick, processes: PROCESSES, cells, ratios, http, everyCore: processes, report }, null, 2));
 writeFileSync(join(outDir, "latest.svg"), reportSVG(report));
 console.log(lines.join("\n"));
