@@ -10,9 +10,6 @@ import { serverFunctionCases, serverFunctionManifest } from "./server-function-c
 const clientManifest = { ...corpusManifest, ...serverFunctionManifest };
 const cases = [...corpus, ...serverFunctionCases];
 
-// React's Flight server must take the async dispatcher first (see README).
-await new Response(stock.renderToReadableStream(null, clientManifest)).arrayBuffer();
-
 export const htmlCases = cases.filter((testCase) => testCase.html !== false && testCase.options?.abortAfterMs === undefined).map((testCase) => testCase.name);
 
 /** Render options for one renderer; a case that aborts from inside its model aborts that renderer's signal. */

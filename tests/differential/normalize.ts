@@ -33,7 +33,8 @@ async function debugEntries(debugInfo: unknown, clientNames: ClientNames): Promi
       continue;
     }
     const io = entry?.awaited;
-    if (io == null) continue;
+    // React's development client records reading the response itself ("rsc stream"), on the values decoded after its first chunk: that depends on how the bytes arrived, not on the server.
+    if (io == null || io.name === "rsc stream") continue;
     // Halted: a task waiting for it was aborted.
     const settled: any = io.value === undefined ? { t: "none" } : io.value.status === "halted" ? { t: "halted" } : await settle(io.value);
     const value = settled.t === "fulfilled" ? { t: "fulfilled", value: await normalize(settled.value, clientNames) } : settled;

@@ -38,8 +38,7 @@ export async function render(renderer: typeof contrail.renderToReadableStream, t
   return { bytes: Buffer.from(bytes).toString("base64"), errors };
 }
 
-
-/** Stock React first: it must own React's async dispatcher before contrail shares it. */
+/** The same case rendered by stock React, then by contrail. */
 export async function renderBoth(testCase: Case): Promise<{ stock: RenderResult; contrail: RenderResult }> {
   const stockResult = await render(stock.renderToReadableStream as any, testCase);
   return { stock: stockResult, contrail: await render(contrail.renderToReadableStream, testCase) };

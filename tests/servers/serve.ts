@@ -141,9 +141,6 @@ function sharedRoute(url: URL): Response | undefined {
   return undefined;
 }
 
-// React's Flight server must take the async dispatcher first (see README).
-await new Response(stock.renderToReadableStream(h("p", null, "warm up"), clientManifest)).arrayBuffer();
-
 const options = { clientManifest, onError, render: (request: { url?: string }) => modelFor(new URL(request.url!, "http://localhost")) };
 
 async function fetchServer(handler: (request: Request, env?: unknown) => Response | Promise<Response>): Promise<void> {
