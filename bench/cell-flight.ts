@@ -8,6 +8,7 @@ import { createRequire } from "node:module";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { measure } from "mitata";
+import * as React from "react";
 import { drainSampling, peakHeapMB } from "./heap.ts";
 import { splitRows } from "../tests/support/rows.ts";
 import { PATCHED_SERVER } from "./patched.ts";
@@ -25,6 +26,14 @@ async function loadRenderer(): Promise<(model: unknown, manifest: unknown, optio
 }
 
 const render = await loadRenderer();
+// React gives elements creation stacks only for the first 10,000 of each
+// second: back to back, most renders would have none (and the faster
+// renderer more of them). A developer's page loads, seconds apart, always
+// have them; so does every measured development render here.
+const reactInternals = (React as any).__SERVER_INTERNALS_DO_NOT_USE_OR_WARN_USERS_THEY_CANNOT_UPGRADE;
+const withFullStacks = () => {
+  if (stage === "flight-dev") reactInternals.recentlyCreatedOwnerStacks = 0;
+};
 const drain = async (model: unknown) => new Uint8Array(await new Response(render(model, clientManifest, { onError() {} })).arrayBuffer());
 
 mkdirSync(payloadDir, { recursive: true });
@@ -33,7 +42,10 @@ for (const scenario of scenarios) {
   if (!wanted.includes(scenario.id)) continue;
   const payload = await drain(scenario.model());
   writeFileSync(join(payloadDir, `${stage}-${impl}-${scenario.id}.bin`), payload);
-  const stats = await measure(async () => drain(scenario.model()), { min_cpu_time: 400e6, min_samples: 8 } as any);
+  const stats = await measure(async () => {
+    withFullStacks();
+    return drain(scenario.model());
+  }, { min_cpu_time: 400e6, min_samples: 8 } as any);
   // Peak heap is taken of production renders, the ones a server runs many of.
   const peak = stage === "flight" ? await peakHeapMB((sample) => drainSampling(render(scenario.model(), clientManifest, { onError() {} }), sample)) : undefined;
   results.push({ scenario: scenario.id, stage, impl, ms: stats.p50 / 1e6, bytes: payload.length, rows: splitRows(payload).length, peakHeapMB: peak });
