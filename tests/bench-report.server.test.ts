@@ -1,13 +1,18 @@
 // `contrail bench`'s parts that do not need a packed project: the page's
 // model taken from an app's own handler (a fetch handler, a Node request
-// listener), and the report's SVG and Markdown (values on bars, an axis,
-// both figures, the caption). The whole command runs on the README's app in
-// the bench helper's check (see bench/ and core/bench/).
+// listener, Bun's routes) through the observer of rendered pages, and the
+// report's SVG and Markdown (values on bars, an axis, both figures, the
+// caption). tests/bench-report.app.test.ts takes models from an app loadApp
+// bundled (two module graphs); the whole command runs on the README's app
+// in the bench helper's check (see bench/ and core/bench/).
 import { equal, ok } from "node:assert/strict";
 import { createElement as h } from "react";
 import { createHandler } from "../adapters/deno/index.ts";
+import type { HandlerOptions } from "../core/serve/http.ts";
 import { createRequestListener } from "../adapters/node/index.ts";
 import { pageModel, pageRequester } from "../core/bench/page-model.ts";
+import { notFound } from "../core/index.ts";
+import { pageObserver } from "../core/serve/app-context.ts";
 import { reportMarkdown, reportSVG, speedup, type Report } from "../core/bench/report.ts";
 import { run, test } from "./support/harness.ts";
 
@@ -17,28 +22,55 @@ function Post({ id }: { id: string }) {
 
 const render = (url: string) => h(Post, { id: new URL(url, "http://localhost").pathname.split("/").pop()! });
 
-for (const [shape, exports] of [
-  ["fetch handler", { default: createHandler({ clientManifest: {}, render: (request) => render(request.url) }) }],
-  ["Node request listener", { default: createRequestListener({ clientManifest: {}, render: (request) => render(request.url!) }) }],
-] as const) {
-  test(`the page's model, from a ${shape}`, async () => {
+const fetchHandler = createHandler({ clientManifest: {}, render: (request) => render(request.url) });
+const shapes: [string, Record<string, any>][] = [
+  ["a fetch handler", { default: fetchHandler }],
+  ["a Node request listener", { default: createRequestListener({ clientManifest: {}, render: (request) => render(request.url!) }) }],
+];
+if ((globalThis as any).Bun) shapes.push(["Bun's routes", { routes: { "/posts/:id": fetchHandler } }]);
+
+for (const [shape, exports] of shapes) {
+  test(`the page's model, from ${shape}`, async () => {
     const requester = await pageRequester(exports);
     try {
       const model = (await pageModel(requester.request, "/posts/7")) as any;
       equal(model.type, Post);
       equal(model.props.id, "7");
-      // Nothing of the process stays changed.
-      equal("then" in {}, false);
+      // No observer stays.
+      equal(pageObserver(), undefined);
     } finally {
       requester.close();
     }
   });
 }
 
+/** The message `pageModel` rejects with for `path` of a fetch handler rendering with `render`. */
+async function failure(render: HandlerOptions["render"], path = "/"): Promise<string | undefined> {
+  const requester = await pageRequester({ default: createHandler({ clientManifest: {}, render }) });
+  const message = await pageModel(requester.request, path).then(() => undefined, (error: Error) => error.message);
+  equal(pageObserver(), undefined);
+  return message;
+}
+
 test("a page that does not render is an error that says its status", async () => {
-  const requester = await pageRequester({ default: createHandler({ clientManifest: {}, render: () => new Response("gone", { status: 410 }) }) });
-  const failure = await pageModel(requester.request, "/").then(() => undefined, (error: Error) => error.message);
-  ok(failure?.includes("410"), String(failure));
+  const answered = await failure(() => new Response("gone", { status: 410 }));
+  ok(answered?.includes("410") && answered.includes("without rendering a page"), String(answered));
+  const missing = await failure(() => notFound());
+  ok(missing?.includes("404") && missing.includes("without rendering a page"), String(missing));
+});
+
+test("a page rendered with an error status is an error too", async () => {
+  const rendered = await failure((request, response) => {
+    response.status = 404;
+    return render(request.url);
+  }, "/posts/1");
+  ok(rendered?.includes("404") && rendered.includes("bench pages that render"), String(rendered));
+});
+
+test("a failing request leaves no observer", async () => {
+  const thrown = await pageModel(() => Promise.reject(new Error("refused")), "/").then(() => undefined, (error: Error) => error.message);
+  equal(thrown, "refused");
+  equal(pageObserver(), undefined);
 });
 
 const report: Report = {

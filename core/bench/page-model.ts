@@ -1,34 +1,11 @@
 // The model (root element) an app's handler renders for a page, taken from
 // the handler itself, so that stock React and contrail can render the very
-// same page. The handler awaits what its `render` returns before rendering
-// it (core/serve/http.ts), and awaiting a value reads its `then`: while a
-// page is asked for, a `then` getter on Object.prototype (answering
-// undefined, so nothing becomes thenable) notes the first React element it
-// is read on, which is the page's model. Nothing else of the app changes.
+// same page: while the page is asked for, an observer of rendered pages
+// (core/serve/app-context.ts, a slot the server graph's handlers share with
+// this process) keeps the first model a handler renders. Nothing of the app changes.
 import { createServer, type RequestListener } from "node:http";
 import type { AddressInfo } from "node:net";
-
-const ELEMENT_TYPES = new Set([Symbol.for("react.transitional.element"), Symbol.for("react.element")]);
-
-const isElement = (value: unknown) => typeof value === "object" && value !== null && ELEMENT_TYPES.has((value as { $$typeof?: symbol }).$$typeof!);
-
-/** Runs `ask` (a request of the page) and resolves with the first element awaited meanwhile, or undefined. */
-async function firstAwaitedElement(ask: () => Promise<void>): Promise<unknown> {
-  let model: unknown;
-  Object.defineProperty(Object.prototype, "then", {
-    configurable: true,
-    get() {
-      if (model === undefined && isElement(this)) model = this;
-      return undefined;
-    },
-  });
-  try {
-    await ask();
-  } finally {
-    delete (Object.prototype as { then?: unknown }).then;
-  }
-  return model;
-}
+import { observePages } from "../serve/app-context.ts";
 
 /** How the bench asks the app's entry for a page: GET `path`, its body read; the answer's status. */
 export type PageRequester = (path: string) => Promise<number>;
@@ -83,9 +60,10 @@ export async function pageRequester(exports: Record<string, any>): Promise<{ req
 
 /** The model the app renders for `path`, asked for through its own handler. */
 export async function pageModel(request: PageRequester, path: string): Promise<unknown> {
-  let status = 0;
-  const model = await firstAwaitedElement(async () => void (status = await request(path)));
-  if (model === undefined) throw new Error(`GET ${path} answered ${status} without rendering a page element`);
+  let rendered: { model: unknown } | undefined;
+  const stop = observePages((model) => void (rendered ??= { model }));
+  const status = await request(path).finally(stop);
+  if (rendered === undefined) throw new Error(`GET ${path} answered ${status} without rendering a page`);
   if (status >= 400) throw new Error(`GET ${path} answered ${status}: bench pages that render`);
-  return model;
+  return rendered.model;
 }

@@ -2,7 +2,8 @@
 // it bundled and loaded: the client manifest, the HTML renderer of the client
 // graph, and the browser bundle. The two graphs hold separate copies of this
 // module, so the hand-over goes through one global slot; handlers read it
-// when they are created, so each app keeps its own.
+// when they are created, so each app keeps its own. A second slot lets the
+// host watch the pages the handlers render (`contrail bench`).
 import type { ClientManifest } from "../flight/types.ts";
 import type { HTMLParts } from "../index.ts";
 
@@ -44,4 +45,26 @@ export function currentApp(): AppContext | undefined {
 
 export function setCurrentApp(app: AppContext): void {
   (globalThis as any)[SLOT] = app;
+}
+
+/** Told the model of each page a handler is about to render. */
+export type PageObserver = (model: unknown) => void;
+
+const OBSERVER = Symbol.for("contrail.pageObserver");
+
+/** The observer of rendered pages, if one watches (read at each render: unset, it costs a property read). */
+export function pageObserver(): PageObserver | undefined {
+  return (globalThis as any)[OBSERVER];
+}
+
+/**
+ * Watches the pages every handler of the process renders, until the
+ * returned function is called: how `contrail bench` takes a page's model
+ * from the app's own handler (core/bench/page-model.ts).
+ */
+export function observePages(observer: PageObserver): () => void {
+  (globalThis as any)[OBSERVER] = observer;
+  return () => {
+    if ((globalThis as any)[OBSERVER] === observer) delete (globalThis as any)[OBSERVER];
+  };
 }

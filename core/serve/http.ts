@@ -6,7 +6,7 @@
 // and headers the render set, a shell that failed; compressed as the request
 // accepts (./compression.ts).
 import { createElement as h } from "react";
-import { currentApp, type Asset, type HTMLRenderer } from "./app-context.ts";
+import { currentApp, pageObserver, type Asset, type HTMLRenderer } from "./app-context.ts";
 import { controlDigest, controlFlowOf, parseControlDigest, type ControlFlow } from "./control-flow.ts";
 import { FLIGHT_HEADERS, HTML_HEADERS, wantsFlight } from "./headers.ts";
 import { compressedRender, encodedHeaders, mayCompress, negotiateEncoding, streamRender } from "./compression.ts";
@@ -227,6 +227,7 @@ async function renderedAnswer<Req>(
   try {
     const model = await render(response);
     if (model instanceof Response) return model;
+    pageObserver()?.(model);
     return await renderPage(page, model, response, { call, formState: outcome?.kind === "form" ? outcome.formState : undefined });
   } catch (error) {
     const control = controlFlowOf(error);
