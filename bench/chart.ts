@@ -1,8 +1,10 @@
 // The matrix's figures as the shared report (core/bench/report.ts): panels
 // for Flight and the full HTML response in production and under React's
-// development builds, and HTTP load; contrail against stock React.
+// development builds, HTTP load, and the Vite RSC plugin's app built with
+// contrail/compat; contrail against stock React.
 import type { Report, ReportBar, ReportPanel, Spread } from "../core/bench/report.ts";
 import type { HttpResult } from "./http.ts";
+import { median, viteRscConditions, viteRscPairs, type ViteRscBench, type ViteRscCell } from "./vite-rsc.ts";
 
 export interface MatrixCell {
   runtime: string;
@@ -44,10 +46,23 @@ function httpBars(http: HttpResult[], runtimes: string[]): ReportBar[] {
   return bars;
 }
 
+/** The plugin-rsc app's pages per runtime: requests/s of the compat build and of the stock one, over the rounds. */
+function viteRscBars(bench: ViteRscBench): ReportBar[] {
+  const spread = (cell: ViteRscCell): Spread => ({ median: median(cell.requestsPerSecond), min: Math.min(...cell.requestsPerSecond), max: Math.max(...cell.requestsPerSecond) });
+  return viteRscPairs(bench).map(({ stock, compat }) => ({ page: stock.page, runtime: stock.runtime, stock: spread(stock), contrail: spread(compat) }));
+}
+
+/** The foot's line on the plugin-rsc panel: how it was measured, or why it was not. */
+function viteRscNote(bench: ViteRscBench): string {
+  const skipped = bench.skipped.length ? ` Not measured: ${bench.skipped.join("; ")}.` : "";
+  const measured = viteRscPairs(bench).length ? ` (plugin-rsc's starter + scenario A's page, vite build stock vs aliased to contrail/compat; ${viteRscConditions(bench)})` : "";
+  return `Vite RSC plugin app${measured}.${skipped}`;
+}
+
 export function matrixReport(
   cells: MatrixCell[],
   http: HttpResult[],
-  options: { scenarios: string[]; runtimes: string[]; caption: string[]; notes: string[] },
+  options: { scenarios: string[]; runtimes: string[]; caption: string[]; notes: string[]; viteRsc?: ViteRscBench },
 ): Report {
   const { scenarios, runtimes } = options;
   const panels: ReportPanel[] = [
@@ -67,5 +82,15 @@ export function matrixReport(
     },
     { title: "HTTP, scenario A's Flight (autocannon)", unit: "req/s", stockLabel: "React's Flight server on the same server", bars: httpBars(http, runtimes) },
   ];
-  return { title: "contrail vs stock React, same run", caption: options.caption, panels: panels.filter((panel) => panel.bars.length > 0), notes: options.notes };
+  const notes = [...options.notes];
+  if (options.viteRsc) {
+    panels.push({
+      title: "Vite RSC plugin app: contrail/compat ÷ stock",
+      unit: "req/s",
+      stockLabel: "the same app, vite build without the aliases (React's Flight server)",
+      bars: viteRscBars(options.viteRsc),
+    });
+    notes.push(viteRscNote(options.viteRsc));
+  }
+  return { title: "contrail vs stock React, same run", caption: options.caption, panels: panels.filter((panel) => panel.bars.length > 0), notes };
 }

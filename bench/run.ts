@@ -3,13 +3,19 @@
 // the same run. Each cell is measured in several processes (identical work
 // varies up to 2x between processes here) and reported as the median of the
 // per-process medians, with their spread; ratios are taken within the run.
-// Usage: run.ts [--quick] [--processes <n>] [--processes-only]
+// Usage: run.ts [--quick] [--processes <n>] [--processes-only] [--runtimes <list>] [--scenarios <list>]
+//               [--out <folder>] [--no-vite-rsc] [--vite-rsc-seconds <s>] [--vite-rsc-rounds <n>]
 // --processes sets the processes per cell (default 3, quick 1).
 // --processes-only runs the multi-process HTTP cells alone (bench/processes.ts)
 // and writes bench/results/processes.md instead of latest.md.
+// --runtimes (e.g. node,bun) and --scenarios (e.g. A,F) narrow the matrix (--quick's
+// is A, C, F; `--quick --runtimes node --scenarios A` is the smallest run);
+// --out <folder> writes the results there instead of bench/results/ (a trial run).
+// The Vite RSC plugin's app, stock against contrail/compat (bench/vite-rsc.ts),
+// runs last, in rounds of 3 s (quick: 2 s), 3 of them (quick: 1); --no-vite-rsc skips it.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { machineLine, packageVersion, runtimeVersion } from "../core/bench/machine.ts";
 import { reportSVG } from "../core/bench/report.ts";
@@ -18,27 +24,48 @@ import { scenarioTitles } from "./scenario-titles.ts";
 import { runHttpBench } from "./http.ts";
 import { writePatchedServer } from "./patched.ts";
 import { processesSection, runProcessBench } from "./processes.ts";
+import { runViteRscBench, viteRscSection } from "./vite-rsc.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const quick = process.argv.includes("--quick");
-const SCENARIOS = quick ? ["A", "C", "F"] : ["A", "B", "C", "D", "E", "F", "F-async"];
-const processesFlag = process.argv.indexOf("--processes");
-const PROCESSES = processesFlag > 0 ? Number(process.argv[processesFlag + 1]) : quick ? 1 : 3;
+/** The value following a flag, if given. */
+const flagValue = (flag: string) => {
+  const index = process.argv.indexOf(flag);
+  return index > 0 ? process.argv[index + 1] : undefined;
+};
+/** A list flag's names, each checked against those known. */
+const listFlag = (flag: string, known: string[]) => {
+  const names = flagValue(flag)?.split(",");
+  const unknown = names?.filter((name) => !known.includes(name)) ?? [];
+  if (unknown.length) throw new Error(`${flag}: unknown ${unknown.join(", ")} (known: ${known.join(", ")})`);
+  return names;
+};
+const ALL_SCENARIOS = ["A", "B", "C", "D", "E", "F", "F-async"];
+const chosenScenarios = listFlag("--scenarios", ALL_SCENARIOS);
+const narrow = (scenarios: string[]) => (chosenScenarios ? scenarios.filter((id) => chosenScenarios.includes(id)) : scenarios);
+const SCENARIOS = narrow(quick ? ["A", "C", "F"] : ALL_SCENARIOS);
+const PROCESSES = Number(flagValue("--processes") ?? (quick ? 1 : 3));
 const COMMAND = ["node bench/run.ts", ...process.argv.slice(2)].join(" ");
-const STREAM_SCENARIOS = quick ? ["A"] : ["B", "F-async"];
-const HTML_SCENARIOS = quick ? ["A", "F"] : ["A", "B", "C", "F", "F-async"];
-const DEV_HTML_SCENARIOS = quick ? ["F"] : ["F", "F-async"];
+const outDir = resolve(flagValue("--out") ?? join(root, "bench", "results"));
+const STREAM_SCENARIOS = narrow(quick ? ["A"] : ["B", "F-async"]);
+const HTML_SCENARIOS = narrow(quick ? ["A", "F"] : ["A", "B", "C", "F", "F-async"]);
+const DEV_HTML_SCENARIOS = narrow(quick ? ["F"] : ["F", "F-async"]);
 const HTTP_SECONDS = quick ? 2 : 10;
 const PROCESS_BENCH = { seconds: quick ? 2 : 5, repeats: quick ? 1 : 3 };
+const VITE_RSC = process.argv.includes("--no-vite-rsc")
+  ? undefined
+  : { seconds: Number(flagValue("--vite-rsc-seconds") ?? (quick ? 2 : 3)), rounds: Number(flagValue("--vite-rsc-rounds") ?? (quick ? 1 : 3)), connections: 10 };
 const IMPLS = ["stock", "patched", "contrail"];
 const STAGES = ["flight", "flight-dev", "decode", "decode+html", "pipeline"];
 const bin = (name: string) => join(root, "node_modules", ".bin", name);
-const RUNTIMES: Record<string, (conditions: string[]) => string[]> = {
+const ALL_RUNTIMES: Record<string, (conditions: string[]) => string[]> = {
   // A collector for the peak heap cells (bench/heap.ts); Bun has Bun.gc.
   node: (conditions) => [bin("node"), "--expose-gc", ...conditions],
   bun: (conditions) => [bin("bun"), ...conditions],
   deno: (conditions) => [bin("deno"), "run", "-A", "--v8-flags=--expose-gc", ...conditions],
 };
+const chosenRuntimes = listFlag("--runtimes", Object.keys(ALL_RUNTIMES));
+const RUNTIMES = Object.fromEntries(Object.entries(ALL_RUNTIMES).filter(([runtime]) => !chosenRuntimes || chosenRuntimes.includes(runtime)));
 
 export interface Measurement {
   runtime: string;
@@ -84,7 +111,6 @@ if (process.argv.includes("--processes-only")) {
     ``,
     ...processesSection(bench, command),
   ];
-  const outDir = join(root, "bench", "results");
   mkdirSync(outDir, { recursive: true });
   writeFileSync(join(outDir, "processes.json"), JSON.stringify({ date: new Date().toISOString(), quick, ...bench }, null, 2));
   writeFileSync(join(outDir, "processes.md"), lines.join("\n") + "\n");
@@ -98,7 +124,7 @@ const machine = machineLine();
 const started = Date.now();
 const measurements: Measurement[] = [];
 for (const runtime of Object.keys(RUNTIMES)) {
-  const payloadDir = join(root, "bench", "results", "payloads", runtime);
+  const payloadDir = join(outDir, "payloads", runtime);
   for (let round = 0; round < PROCESSES; round++) {
     for (const impl of IMPLS) {
       measurements.push(...runCell(runtime, true, "cell-flight.ts", [impl, payloadDir, SCENARIOS.join(",")]));
@@ -111,17 +137,25 @@ for (const runtime of Object.keys(RUNTIMES)) {
     }
     measurements.push(...runCell(runtime, false, "cell-client.ts", [payloadDir, IMPLS.join(","), SCENARIOS.join(",")]));
     console.error(`  ${runtime} round ${round + 1}: decode done`);
-    measurements.push(...runCell(runtime, true, "cell-stream.ts", [payloadDir, STREAM_SCENARIOS.join(",")]));
-    console.error(`  ${runtime} round ${round + 1}: stream done`);
-    measurements.push(...runCell(runtime, false, "cell-html.ts", [HTML_SCENARIOS.join(",")]));
-    console.error(`  ${runtime} round ${round + 1}: html done`);
-    measurements.push(...runCell(runtime, false, "cell-html.ts", [DEV_HTML_SCENARIOS.join(",")], "development"));
-    console.error(`  ${runtime} round ${round + 1}: html (development) done`);
+    // --scenarios may leave these lists empty.
+    if (STREAM_SCENARIOS.length) {
+      measurements.push(...runCell(runtime, true, "cell-stream.ts", [payloadDir, STREAM_SCENARIOS.join(",")]));
+      console.error(`  ${runtime} round ${round + 1}: stream done`);
+    }
+    if (HTML_SCENARIOS.length) {
+      measurements.push(...runCell(runtime, false, "cell-html.ts", [HTML_SCENARIOS.join(",")]));
+      console.error(`  ${runtime} round ${round + 1}: html done`);
+    }
+    if (DEV_HTML_SCENARIOS.length) {
+      measurements.push(...runCell(runtime, false, "cell-html.ts", [DEV_HTML_SCENARIOS.join(",")], "development"));
+      console.error(`  ${runtime} round ${round + 1}: html (development) done`);
+    }
   }
 }
 
 const http = await runHttpBench(root, RUNTIMES, HTTP_SECONDS);
 const processes = await runProcessBench(root, RUNTIMES, PROCESS_BENCH);
+const viteRsc = VITE_RSC && (await runViteRscBench({ ...VITE_RSC, runtimes: Object.keys(RUNTIMES) }));
 
 // Cells: median of the per-process medians, with the spread between processes.
 interface Cell {
@@ -272,8 +306,8 @@ for (const result of http.filter((r) => r.impl === "contrail")) {
 }
 lines.push(``);
 lines.push(...processesSection(processes, COMMAND));
+if (viteRsc) lines.push(...viteRscSection(viteRsc));
 
-const outDir = join(root, "bench", "results");
 mkdirSync(outDir, { recursive: true });
 
 writeFileSync(join(outDir, "latest.md"), lines.join("\n") + "\n");
@@ -290,7 +324,8 @@ const report = matrixReport(cells, http, {
     ...SCENARIOS.map((id) => `${id}: ${scenarioTitles[id]}`),
     "Every ratio compares two cells of the same run; bench/results/latest.md has the spreads, decode, stream and heap figures.",
   ],
+  viteRsc,
 });
-writeFileSync(join(outDir, "latest.json"), JSON.stringify({ date: new Date().toISOString(), quick, processes: PROCESSES, cells, ratios, http, everyCore: processes, report }, null, 2));
+writeFileSync(join(outDir, "latest.json"), JSON.stringify({ date: new Date().toISOString(), quick, processes: PROCESSES, cells, ratios, http, everyCore: processes, viteRsc, report }, null, 2));
 writeFileSync(join(outDir, "latest.svg"), reportSVG(report));
 console.log(lines.join("\n"));
