@@ -65,7 +65,7 @@ const niceEnd = (value: number) => NICE_ENDS.find((end) => value <= end) ?? Math
  */
 function axisEnd(ratios: number[]): number {
   const [largest = 0, next = 0] = [...ratios].sort((a, b) => b - a);
-  return niceEnd(Math.max(2, largest > 2 * next ? next * 1.25 : largest));
+  return niceEnd(Math.max(2, ratios.length > 1 && largest > 2 * next ? next * 1.25 : largest));
 }
 
 function axisTicks(end: number): number[] {
@@ -119,15 +119,16 @@ function renderPanel(panel: ReportPanel, x0: number, y0: number): string[] {
     `<text x="${barX}" y="${y0 + 51}" fill="#6b7280" font-size="11">× faster (${better})</text>`,
     `<text x="${figuresX}" y="${y0 + 51}" fill="#6b7280" font-size="11">${panel.unit === "ms" ? "ms per render" : "requests/s"}: stock → contrail</text>`,
   );
-  // Axis: grid lines, their values below, and 1× (no faster, no slower) marked.
+  // Axis: grid lines, their values below, and 1× (no faster, no slower) marked, a tick or not.
   for (const tick of axisTicks(end)) {
     const x = barX + scale(tick);
-    const parity = tick === 1;
     out.push(
-      `<line x1="${x}" x2="${x}" y1="${plotTop}" y2="${plotBottom}" stroke="${parity ? "#6b7280" : "#e5e7eb"}"${parity ? ' stroke-dasharray="4 3"' : ""}/>`,
+      `<line x1="${x}" x2="${x}" y1="${plotTop}" y2="${plotBottom}" stroke="#e5e7eb"/>`,
       `<text x="${x}" y="${plotBottom + 13}" text-anchor="middle" fill="#6b7280">${tick}×</text>`,
     );
   }
+  const parityX = barX + scale(1);
+  out.push(`<line x1="${parityX}" x2="${parityX}" y1="${plotTop}" y2="${plotBottom}" stroke="#6b7280" stroke-dasharray="4 3"/>`);
   let y = y0 + PANEL_HEAD;
   for (const [page, bars] of groupsOf(panel)) {
     out.push(`<text x="${x0}" y="${y + 13}" font-weight="600">${escapeXML(page)}</text>`);
