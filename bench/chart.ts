@@ -52,11 +52,12 @@ function viteRscBars(bench: ViteRscBench): ReportBar[] {
   return viteRscPairs(bench).map(({ stock, compat }) => ({ page: stock.page, runtime: stock.runtime, stock: spread(stock), contrail: spread(compat) }));
 }
 
-/** The foot's line on the plugin-rsc panel: how it was measured, or why it was not. */
-function viteRscNote(bench: ViteRscBench): string {
-  const skipped = bench.skipped.length ? ` Not measured: ${bench.skipped.join("; ")}.` : "";
-  const measured = viteRscPairs(bench).length ? ` (plugin-rsc's starter + scenario A's page, vite build stock vs aliased to contrail/compat; ${viteRscConditions(bench)})` : "";
-  return `Vite RSC plugin app${measured}.${skipped}`;
+/** The foot's lines on the plugin-rsc panel: how it was measured, and what was not, why. */
+function viteRscNotes(bench: ViteRscBench): string[] {
+  const measured = viteRscPairs(bench).length
+    ? [`Vite RSC plugin app: plugin-rsc's starter + scenario A's page, vite build stock vs aliased to contrail/compat; ${viteRscConditions(bench)}.`]
+    : [];
+  return [...measured, ...bench.skipped.map((reason) => `Vite RSC plugin app not measured: ${reason}.`)];
 }
 
 export function matrixReport(
@@ -90,7 +91,7 @@ export function matrixReport(
       stockLabel: "the same app, vite build without the aliases (React's Flight server)",
       bars: viteRscBars(options.viteRsc),
     });
-    notes.push(viteRscNote(options.viteRsc));
+    notes.push(...viteRscNotes(options.viteRsc));
   }
   return { title: "contrail vs stock React, same run", caption: options.caption, panels: panels.filter((panel) => panel.bars.length > 0), notes };
 }

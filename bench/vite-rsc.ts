@@ -53,7 +53,12 @@ const PAGES = [
 ] as const;
 
 export const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
-const firstLine = (error: unknown) => (error instanceof Error ? error.message : String(error)).split("\n")[0];
+/** An error in a line for the report: its first line, and the line naming the cause when a command's output follows ("vite build (stock) failed: Error: Cannot find module ..."). */
+function briefly(error: unknown): string {
+  const [head, ...rest] = (error instanceof Error ? error.message : String(error)).split("\n");
+  const cause = rest.find((line) => /Error:/.test(line)) ?? rest.find((line) => /error/i.test(line));
+  return cause ? `${head} ${cause.trim()}` : head;
+}
 
 /** Builds the app both ways and measures it on each runtime; what cannot run is reported in `skipped`, never thrown. */
 export async function runViteRscBench(options: ViteRscOptions): Promise<ViteRscBench> {
@@ -65,7 +70,7 @@ export async function runViteRscBench(options: ViteRscOptions): Promise<ViteRscB
     for (const build of BUILDS) project.build(build);
     bench.toolchain = ["@vitejs/plugin-rsc", "vite"].map((name) => `${name} ${packageVersion(project!.dir, name)}`).join(", ");
   } catch (error) {
-    bench.skipped.push(`the app could not be built: ${firstLine(error)}`);
+    bench.skipped.push(`the app could not be built: ${briefly(error)}`);
     project?.remove();
     console.error(`  vite-rsc: the app could not be built (skipped): ${error instanceof Error ? error.message : error}`);
     return bench;
@@ -98,8 +103,8 @@ export async function runViteRscBench(options: ViteRscOptions): Promise<ViteRscB
           }
         }
       } catch (error) {
-        bench.skipped.push(`${runtime}: ${firstLine(error)}`);
-        console.error(`  vite-rsc ${runtime}: ${firstLine(error)} (skipped)`);
+        bench.skipped.push(`${runtime}: ${briefly(error)}`);
+        console.error(`  vite-rsc ${runtime}: ${briefly(error)} (skipped)`);
         // A runtime measured in part would give a page without its counterpart.
         bench.cells = bench.cells.filter((cell) => cell.runtime !== runtime);
       } finally {
@@ -130,14 +135,14 @@ export function viteRscConditions({ options, toolchain }: ViteRscBench): string 
 
 /** The results as Markdown: a table of requests/s and latency, and what was skipped. */
 export function viteRscSection(bench: ViteRscBench, heading = "##"): string[] {
+  const pairs = viteRscPairs(bench);
   const lines = [
     `${heading} Vite RSC plugin app: contrail/compat ÷ stock`,
     ``,
     `@vitejs/plugin-rsc's starter plus scenario A's page, \`vite build\` stock and with the README's aliases to contrail/compat (bench/vite-rsc.ts), ` +
-      `requests over HTTP (${viteRscConditions(bench)}).`,
+      `requests over HTTP${pairs.length ? ` (${viteRscConditions(bench)})` : ""}.`,
     ``,
   ];
-  const pairs = viteRscPairs(bench);
   if (pairs.length) {
     lines.push(
       "| runtime | page | stock req/s | compat req/s | compat ÷ stock | stock p50 / p99 ms | compat p50 / p99 ms | errors |",
