@@ -61,6 +61,8 @@ export interface Request {
   /** Location records, a tree of (parent, key) whose roots are row ids. */
   locParent: number[];
   locKey: (string | number)[];
+  /** The paths `referenceTo` made, by location: an object shared by many rows is often deep in the tree. */
+  locPaths: Map<number, string>;
   /** The element written at each location that carries an element's mark (see recordElement). */
   locElement: unknown[];
   /** Path references written so far: an array they point into must not move. */
@@ -115,6 +117,7 @@ export function createRequest(manifest: ClientManifest, options: RenderOptions |
     seenOther: 0,
     locParent: [],
     locKey: [],
+    locPaths: new Map(),
     locElement: [],
     pathReferences: 0,
     clientReferenceIds: new Map(),

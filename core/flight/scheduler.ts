@@ -408,6 +408,7 @@ function flush(request: Request): void {
 function releaseRequest(request: Request): void {
   request.seen.clear();
   request.unmarkedElements.clear();
+  request.locPaths.clear();
   request.locParent.length = request.locKey.length = request.locElement.length = 0;
   request.cache.clear();
   request.sink = null;

@@ -11,7 +11,7 @@ import { walkElement, walkLazy } from "./elements.ts";
 import { encodeBinary, encodeBlob, isBinary } from "./encode/binary.ts";
 import { encodeFormData, encodeIterator, encodeMap, encodeSet } from "./encode/collections.ts";
 import { encodeError } from "./encode/errors.ts";
-import { encodeDate, encodeNumber, encodeString, encodeSymbol } from "./encode/primitives.ts";
+import { TEXT_ROW_MIN_LENGTH, encodeDate, encodeNumber, encodeString, encodeSymbol } from "./encode/primitives.ts";
 import { encodePromise } from "./encode/promises.ts";
 import { encodeClientReference, encodeFunction, encodeTemporaryReference } from "./encode/references.ts";
 import { encodeAsyncIterable, encodeReadableStream } from "./encode/streams.ts";
@@ -140,6 +140,8 @@ export function forgetElement(request: Request, element: any): void {
 export function referenceTo(request: Request, location: number | string): string {
   if (typeof location === "string") return location;
   request.pathReferences++;
+  const known = request.locPaths.get(location);
+  if (known !== undefined) return known;
   const { locParent, locKey } = request;
   let path = "";
   let loc = location;
@@ -147,7 +149,9 @@ export function referenceTo(request: Request, location: number | string): string
     path = ":" + locKey[loc] + path;
     loc = locParent[loc];
   }
-  return "$" + locKey[loc] + path;
+  path = "$" + locKey[loc] + path;
+  request.locPaths.set(location, path);
+  return path;
 }
 
 // ---- the walk ---------------------------------------------------------------
@@ -225,7 +229,8 @@ function walkObject(value: any, parent: object, key: string | number, parentLoc:
   }
   const iteratorFn = value[Symbol.iterator];
   if (getPrototypeOf(value) === ObjectPrototype && iteratorFn === undefined && value[ASYNC_ITERATOR] === undefined) {
-    return walkPlainObject(value, loc);
+    const plain = value.toJSON === undefined ? plainData(value, loc) : NOT_PLAIN;
+    return plain !== NOT_PLAIN ? plain : walkPlainObject(value, loc);
   }
   if (value instanceof Map) return encodeMap(value);
   if (value instanceof Set) return encodeSet(value);
@@ -275,8 +280,10 @@ function inPlainContext<T>(walkChildren: () => T): T {
  * its slot takes one reference instead of one per remaining item.
  */
 export function walkArray(value: readonly unknown[], loc: number, movable = false): unknown {
-  if (DEV) markUnkeyedElements(value);
   if (cursor.keyPath !== null) return walkKeyedFragment(value, loc);
+  const plain = plainData(value, loc);
+  if (plain !== NOT_PLAIN) return plain;
+  if (DEV) markUnkeyedElements(value);
   if (cursor.implicitSlot) return inPlainContext(() => walkArrayItems(value, loc, movable));
   return walkArrayItems(value, loc, movable);
 }
@@ -370,6 +377,114 @@ export function walkProperties(value: Record<string, unknown>, loc: number): Rec
     }
   }
   return out;
+}
+
+// ---- plain data: written as it is
+//
+// JSON's own values need no encoding: strings that are not escaped or sent
+// as text rows, finite numbers but -0, booleans, null, and plain objects and
+// arrays of them. A subtree of only those (a product row passed whole to a
+// client component) is its own JSON-ready form: checked, without the walk's
+// work per value, it is handed to JSON.stringify as it is. For the fused
+// HTML path, whose tree gives the JSON-ready values to client components,
+// the check copies it instead (the walk's copies are a snapshot no user code
+// holds). The check records each object's location as the walk would, so an
+// object met again is still written as a reference; if the check fails,
+// those records are undone and the subtree is walked.
+
+/** Deeper than this, or cyclic, a subtree is walked. */
+const MAX_PLAIN_DEPTH = 64;
+const ArrayPrototype = Array.prototype;
+const DOLLAR = 36;
+const NOT_PLAIN = Symbol("not plain");
+/** The objects the running check recorded in `seen`, undone if it fails. */
+const recorded: object[] = [];
+
+/**
+ * `value` (an array or plain object, recorded at `loc`) as its JSON-ready
+ * form if its children are plain data: itself, or for the fused path a copy.
+ */
+function plainData(value: object, loc: number): unknown {
+  const request = cursor.request;
+  if (request.temporaryReferences !== undefined) return NOT_PLAIN;
+  const locCount = request.locKey.length;
+  const { seenOther } = request;
+  const { rowSize } = cursor;
+  const copy = request.queue.listener !== null;
+  const plain = isArray(value) ? plainItems(value, loc, 0, copy) : plainProperties(value as Record<string, unknown>, loc, 0, copy);
+  if (plain === NOT_PLAIN) {
+    for (let i = 0; i < recorded.length; i++) request.seen.delete(recorded[i]);
+    request.locKey.length = locCount;
+    request.locParent.length = locCount;
+    request.seenOther = seenOther;
+    cursor.rowSize = rowSize;
+  }
+  recorded.length = 0;
+  return plain;
+}
+
+function plainItems(items: readonly unknown[], loc: number, depth: number, copy: boolean): unknown {
+  const out = copy ? new Array(items.length) : (items as unknown[]);
+  for (let i = 0; i < items.length; i++) {
+    const item = plainValue(items[i], loc, i, depth, copy);
+    if (item === NOT_PLAIN) return NOT_PLAIN;
+    if (copy) out[i] = item;
+  }
+  return out;
+}
+
+function plainProperties(object: Record<string, unknown>, loc: number, depth: number, copy: boolean): unknown {
+  const out: Record<string, unknown> = copy ? {} : object;
+  for (const key in object) {
+    cursor.rowSize += key.length + 4;
+    const item = plainValue(object[key], loc, key, depth, copy);
+    // A copy's own "__proto__" needs defining: the walk does it.
+    if (item === NOT_PLAIN || (copy && key === "__proto__")) return NOT_PLAIN;
+    if (copy) out[key] = item;
+  }
+  return out;
+}
+
+function plainValue(value: unknown, parentLoc: number, key: string | number, depth: number, copy: boolean): unknown {
+  switch (typeof value) {
+    case "string":
+      if (value.length >= TEXT_ROW_MIN_LENGTH || value.charCodeAt(0) === DOLLAR) return NOT_PLAIN;
+      cursor.rowSize += value.length + 2;
+      return value;
+    case "number":
+      cursor.rowSize += 4;
+      return value - value === 0 && (value !== 0 || 1 / value > 0) ? value : NOT_PLAIN;
+    case "boolean":
+      return value;
+    case "object":
+      return value === null ? null : plainContainer(value, parentLoc, key, depth + 1, copy);
+  }
+  return NOT_PLAIN;
+}
+
+function plainContainer(value: any, parentLoc: number, key: string | number, depth: number, copy: boolean): unknown {
+  const request = cursor.request;
+  if (depth > MAX_PLAIN_DEPTH || request.seen.get(value) !== undefined) return NOT_PLAIN;
+  const array = isArray(value);
+  if (array) {
+    if (getPrototypeOf(value) !== ArrayPrototype) return NOT_PLAIN;
+  } else if (
+    getPrototypeOf(value) !== ObjectPrototype ||
+    value.$$typeof !== undefined ||
+    value.toJSON !== undefined ||
+    value.then !== undefined ||
+    value[Symbol.iterator] !== undefined ||
+    value[ASYNC_ITERATOR] !== undefined
+  ) {
+    return NOT_PLAIN;
+  }
+  const loc = childLoc(request, parentLoc, key);
+  if (loc !== NO_LOC) {
+    request.seen.set(value, loc);
+    recorded.push(value);
+    if (!array) request.seenOther++;
+  }
+  return array ? plainItems(value, loc, depth, copy) : plainProperties(value, loc, depth, copy);
 }
 
 function recordHole(container: unknown, slot: string | number): void {

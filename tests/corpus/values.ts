@@ -152,4 +152,54 @@ export const valueCases: Case[] = [
   prop("undefined", () => undefined),
   prop("typed array", () => new Float64Array([1, 2])),
   prop("promise", () => Promise.resolve("p")),
+  ...plainDataCases(),
 ];
+
+// Plain data is written as it is (see isPlainData in core/flight/serialize.ts):
+// rows shaped like a product list, and each way a subtree stops being plain
+// deep inside, after objects in it were already recorded.
+function plainDataCases(): Case[] {
+  const row = (i: number) => ({ id: i, name: "Product " + i, tags: ["a", "b"], price: { amount: i * 1.5, currency: "EUR" }, ok: i % 2 === 0, note: null });
+  const deepBreak = (last: unknown) => ({ rows: [row(1), row(2)], detail: { spec: { list: [1, 2, { last }] } } });
+  return [
+    prop("plain rows", () => [row(1), row(2), row(3)]),
+    value("plain rows sharing an object", () => {
+      const supplier = { name: "S", address: { city: "C" } };
+      return [1, 2, 3].map((i) => ({ ...row(i), supplier }));
+    }),
+    value("an object written before, inside plain rows", () => {
+      const shared = { s: [1] };
+      return { first: shared, rows: [{ again: shared }, { list: shared.s }] };
+    }),
+    value("plain rows, then a $ string deep inside", () => deepBreak("$1")),
+    value("plain rows, then -0 deep inside", () => deepBreak(-0)),
+    value("plain rows, then NaN deep inside", () => deepBreak(NaN)),
+    value("plain rows, then undefined deep inside", () => deepBreak(undefined)),
+    value("plain rows, then a long string deep inside", () => deepBreak("z".repeat(1500))),
+    value("plain rows, then a date deep inside", () => deepBreak(new Date(0))),
+    value("plain rows, then toJSON deep inside", () => deepBreak({ toJSON: () => "json" })),
+    value("plain rows, then a null prototype deep inside", () => deepBreak(Object.assign(Object.create(null), { a: 1 }))),
+    value("plain rows, then a hole deep inside", () => deepBreak([1, , 3])), // eslint-disable-line no-sparse-arrays
+    value("plain rows, then an element deep inside", () => deepBreak(h("b", null, "bold"))),
+    value("an object shared across a subtree that stops being plain", () => {
+      const shared = { s: { t: 1 } };
+      return { a: { shared, bad: "$x" }, b: shared, c: shared.s };
+    }),
+    value("plain rows with a cycle", () => {
+      const node: any = { name: "n", list: [1, 2] };
+      node.list.push(node);
+      return { rows: [row(1)], node };
+    }),
+    value("plain data deeper than the check goes", () => {
+      let node: any = { leaf: "x" };
+      for (let i = 0; i < 100; i++) node = [node, i];
+      return { deep: node, again: node };
+    }),
+    value("frozen plain data", () => Object.freeze({ rows: Object.freeze([Object.freeze(row(1))]) })),
+    value("plain data under a key with a colon, shared", () => {
+      const shared = { s: 1 };
+      return { "x:y": { inner: shared }, z: shared };
+    }),
+    value("an array returned by a component, of plain strings", () => h(() => ["one", "two"] as any)),
+  ];
+}

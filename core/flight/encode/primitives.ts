@@ -3,7 +3,7 @@ import { describeObject } from "../describe.ts";
 import { cursor, serializationError } from "../serialize.ts";
 
 /** Strings this long go in a `T` row of raw text, outside the JSON. */
-const TEXT_ROW_MIN_LENGTH = 1024;
+export const TEXT_ROW_MIN_LENGTH = 1024;
 
 export function encodeString(value: string): string {
   if (value.length >= TEXT_ROW_MIN_LENGTH) return "$" + emitTextRow(value).toString(16);
