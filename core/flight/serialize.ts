@@ -464,7 +464,7 @@ function plainValue(value: unknown, parentLoc: number, key: string | number, dep
 
 function plainContainer(value: any, parentLoc: number, key: string | number, depth: number, copy: boolean): unknown {
   const request = cursor.request;
-  if (depth > MAX_PLAIN_DEPTH || request.seen.get(value) !== undefined) return NOT_PLAIN;
+  if (depth > MAX_PLAIN_DEPTH) return NOT_PLAIN;
   const array = isArray(value);
   if (array) {
     if (getPrototypeOf(value) !== ArrayPrototype) return NOT_PLAIN;
@@ -478,6 +478,7 @@ function plainContainer(value: any, parentLoc: number, key: string | number, dep
   ) {
     return NOT_PLAIN;
   }
+  if (request.seen.get(value) !== undefined) return NOT_PLAIN;
   const loc = childLoc(request, parentLoc, key);
   if (loc !== NO_LOC) {
     request.seen.set(value, loc);
