@@ -66,7 +66,8 @@ function runCell(runtime: Runtime, root: string, args: string[]): { figures?: Ce
   const [program, ...flags] = runtime.command;
   const result = spawnSync(program, [...flags, cellScript(runtime.name), ...args], {
     cwd: root,
-    env: { ...process.env, NODE_ENV: "production" },
+    // No colours: a failure's lines go into the report.
+    env: { ...process.env, NODE_ENV: "production", NO_COLOR: "1" },
     encoding: "utf8",
     maxBuffer: 64 * 1024 * 1024,
   });
@@ -106,6 +107,7 @@ export async function runBench(options: BenchOptions): Promise<{ report: Report;
         const cell = runCell(runtime, root, ["measure", impl, benchEntry, root, join(cacheDir, runtime.name), String(options.budgetMs), ...options.paths]);
         if (cell.error) {
           skipped.push(`${runtime.name}: ${impl} failed: ${cell.error}`);
+          log(skipped.at(-1)!);
           runtimes.splice(runtimes.indexOf(runtime), 1);
           break;
         }
@@ -114,6 +116,8 @@ export async function runBench(options: BenchOptions): Promise<{ report: Report;
       }
     }
   }
+
+  if (figures.length === 0) throw new Error(`contrail bench: nothing was measured.\n${skipped.join("\n")}`);
 
   const barsOf = (stage: string): ReportBar[] =>
     options.paths.flatMap((page) =>
