@@ -145,6 +145,8 @@ export async function normalize(value: unknown, clientNames: ClientNames): Promi
       const element: Record<string, unknown> = { t: "element", type: await visitType(value.type, path), key: value.key, props: await visit(value.props, path + ".props") };
       if (DEV) {
         element.owner = ownerName(value._owner);
+        // Whether the server sent where the element was created (the client makes its own fake stack from it).
+        element.stack = value._debugStack != null;
         element.validated = value._store?.validated;
         element.debug = await debugEntries(value._debugInfo, clientNames);
       }

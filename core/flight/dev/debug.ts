@@ -101,7 +101,7 @@ export function outlineComponentInfo(request: Request, info: ComponentInfo): str
   if (info.owner != null) json.owner = outlineComponentInfo(request, info.owner);
   const stack = info.stack ?? (info.debugStack != null ? stackOf(dev, info.debugStack, 1) : null);
   if (stack !== null) json.stack = escapeFrames(stack);
-  json.props = debugValue(request, info.props, { objects: 10 });
+  json.props = debugValue(request, info.props, budgetAfter(stack));
   const reference = outlineDebug(request, json);
   dev.written.set(info, reference);
   return reference;
@@ -146,7 +146,7 @@ function outlineIOInfo(request: Request, io: any): string {
   const stack: Frame[] | null = io.stack ?? (io.debugStack != null ? stackOf(dev, io.debugStack, 1) : null);
   if (stack !== null) json.stack = escapeFrames(stack);
   if (io.owner != null) json.owner = outlineComponentInfo(request, io.owner);
-  if (io.value !== undefined) json.value = ioValueReference(request, io.value, 10 + (stack?.length ?? 0));
+  if (io.value !== undefined) json.value = ioValueReference(request, io.value, budgetAfter(stack));
   const id = request.nextId++;
   request.queue.debugRow(id.toString(16) + ":J" + JSON.stringify(json));
   const reference = "$" + id.toString(16);
@@ -155,14 +155,24 @@ function outlineIOInfo(request: Request, io: any): string {
 }
 
 /**
+ * The objects left for the values of a component info or I/O row (props, what
+ * it resolved to): React gives the row 10 plus one per frame of its stack, of
+ * which the row itself, its stack and each frame take one first.
+ */
+function budgetAfter(stack: Frame[] | null): { objects: number } {
+  const frames = stack?.length ?? 0;
+  return { objects: 10 + frames - 1 - (stack === null ? 0 : 1 + frames) };
+}
+
+/**
  * What an awaited I/O resolved to, as a promise the client reads. React.lazy's
  * is settled once its lazy has been read, and still pending only when a task
  * waiting for it is aborted: then it is halted (an empty row), as React's.
  */
-function ioValueReference(request: Request, value: any, objects: number): string {
+function ioValueReference(request: Request, value: any, budget: { objects: number }): string {
   const id = request.nextId++;
   if (value.status === "fulfilled") {
-    request.queue.debugRow(id.toString(16) + ":" + JSON.stringify(debugValue(request, value.value, { objects })));
+    request.queue.debugRow(id.toString(16) + ":" + JSON.stringify(debugValue(request, value.value, budget)));
   } else if (value.status === "rejected") {
     const { name, message, stack, env } = describeError(request, value.reason);
     request.queue.debugRow(id.toString(16) + ":E" + JSON.stringify({ digest: "", name, message, stack, env, owner: null }));
@@ -242,20 +252,35 @@ export function debugValue(request: Request, value: unknown, budget: { objects: 
   if (object instanceof Date) return "$D" + object.toJSON();
   if (object instanceof Error) return errorValue(request, object);
   if (--budget.objects < 0) return "$Y";
-  if (object.$$typeof === REACT_ELEMENT_TYPE) {
-    const type = typeof object.type === "string" ? object.type : debugValue(request, object.type, budget);
-    const key = object.key === null ? null : escapeText(object.key);
-    // Its owner as React's; not its creation stack, whose parsing here never returned for Hono's pages on Deno (tests/adapters.test.ts).
-    return ["$", type, key, debugValue(request, object.props, budget), ownerReference(request, object._owner), null, object._store?.validated ?? 0];
-  }
+  if (object.$$typeof === REACT_ELEMENT_TYPE) return debugElement(request, object, budget);
   if (Array.isArray(object)) return object.map((item) => debugValue(request, item, budget));
   const proto = Object.getPrototypeOf(object);
   if (proto !== Object.prototype && proto !== null) return "$Y";
+  return debugFields(request, object, budget);
+}
+
+function debugFields(request: Request, object: any, budget: { objects: number }): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(object)) {
     if (key !== "__proto__") out[key] = debugValue(request, object[key], budget);
   }
   return out;
+}
+
+/**
+ * An element in debug data, as React's: with its owner and where it was
+ * created. Its props, stack and frames count against the budget (React writes
+ * each as an object) but are never omitted.
+ */
+function debugElement(request: Request, element: any, budget: { objects: number }): unknown[] {
+  const type = typeof element.type === "string" ? element.type : debugValue(request, element.type, budget);
+  const key = element.key === null ? null : escapeText(element.key);
+  budget.objects--;
+  const props = debugFields(request, element.props, budget);
+  const owner = ownerReference(request, element._owner);
+  const stack = element._debugStack == null ? null : stackOf(request.dev!, element._debugStack, 1);
+  if (stack !== null) budget.objects -= 1 + stack.length;
+  return ["$", type, key, props, owner, stack === null ? null : escapeFrames(stack), element._store?.validated ?? 0];
 }
 
 /** An Error in debug data: "$Z" and a debug row the client rebuilds it from. */
