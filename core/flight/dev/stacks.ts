@@ -88,32 +88,47 @@ function stackText(header: string, callSites: any[]): string {
   return text;
 }
 
+/** An error whose stack text is formatted when first read: its frames, and its call sites until then. */
+interface LazyStack {
+  frames: Frame[];
+  header: string;
+  callSites: any[] | null;
+  text: unknown;
+}
+
+const LAZY_STACK = Symbol("contrail.lazyStack");
+
+// One accessor for every such error: its state lives on the error, not in closures.
+const STACK_WHEN_READ: PropertyDescriptor = {
+  configurable: true,
+  enumerable: false,
+  get(this: any) {
+    const state: LazyStack = this[LAZY_STACK];
+    if (state.callSites !== null) {
+      state.text = stackText(state.header, state.callSites);
+      state.callSites = null;
+    }
+    return state.text;
+  },
+  set(this: any, value: unknown) {
+    const state: LazyStack = this[LAZY_STACK];
+    state.text = value;
+    state.callSites = null;
+  },
+};
+
 /**
  * Makes `error.stack` (an accessor on V8 errors too) the text V8 prints,
  * formatted from its call sites when first read: most stacks, every
  * element's, never are, and formatting a call site costs more than reading
- * its fields (on Deno, where each call site is source mapped, several times more).
+ * its fields (on Deno, where each call site is source mapped, several times
+ * more). The error keeps its frames (parseStack's cache), as a WeakMap entry
+ * would, for less.
  */
-function formatWhenRead(error: Error, header: string, callSites: any[]): void {
-  let text: unknown;
-  let formatted = false;
-  Reflect.defineProperty(error, "stack", {
-    configurable: true,
-    enumerable: false,
-    get() {
-      if (!formatted) {
-        text = stackText(header, callSites);
-        formatted = true;
-        callSites = [];
-      }
-      return text;
-    },
-    set(value) {
-      text = value;
-      formatted = true;
-      callSites = [];
-    },
-  });
+function formatWhenRead(error: Error, frames: Frame[], header: string, callSites: any[]): void {
+  const state: LazyStack = { frames, header, callSites, text: undefined };
+  Reflect.defineProperty(error, LAZY_STACK, { value: state });
+  Reflect.defineProperty(error, "stack", STACK_WHEN_READ);
 }
 
 const IDENTIFIER = /^[a-zA-Z_$][0-9a-zA-Z_$]*$/;
@@ -176,7 +191,7 @@ function readStack(error: Error, prepare: ((error: Error, callSites: any[]) => s
 
 /** The frames of `error`'s stack, from its `skipFrames`th frame to contrail's component call. */
 export function parseStack(error: Error, skipFrames: number): Frame[] {
-  const known = parsed.get(error);
+  const known = (error as any)[LAZY_STACK]?.frames ?? parsed.get(error);
   if (known !== undefined) return known;
   collected = null;
   collectedSites = null;
@@ -184,10 +199,10 @@ export function parseStack(error: Error, skipFrames: number): Frame[] {
   const text = readStack(error, collectCallSites);
   const frames: Frame[] = collected ?? parseText(text.startsWith("Error: react-stack-top-frame\n") ? text.slice(29) : text, skipFrames);
   // The text read is the header alone when the frames are formatted later.
-  if (collectedSites !== null) formatWhenRead(error, text, collectedSites);
+  if (collectedSites !== null) formatWhenRead(error, frames, text, collectedSites);
+  else parsed.set(error, frames);
   collected = null;
   collectedSites = null;
-  parsed.set(error, frames);
   return frames;
 }
 
