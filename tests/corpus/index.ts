@@ -1,6 +1,7 @@
 import { abortCases } from "./aborts.ts";
 import { asyncCases } from "./async.ts";
 import type { Case } from "./case.ts";
+import { debugValueCases } from "./debug-values.ts";
 import { deepCases } from "./deep.ts";
 import { developmentCases } from "./development.ts";
 import { elementCases } from "./elements.ts";
@@ -9,4 +10,4 @@ import { fuzzCases } from "./fuzz-regressions.ts";
 import { pageCases } from "./pages.ts";
 import { valueCases } from "./values.ts";
 
-export const corpus: Case[] = [...valueCases, ...elementCases, ...asyncCases, ...errorCases, ...pageCases, ...fuzzCases, ...abortCases, ...developmentCases, ...deepCases];
+export const corpus: Case[] = [...valueCases, ...elementCases, ...asyncCases, ...errorCases, ...pageCases, ...fuzzCases, ...abortCases, ...developmentCases, ...debugValueCases, ...deepCases];
