@@ -182,7 +182,6 @@ export function walk(value: unknown, parent: object, key: string | number, paren
   return serializationError(new Error("Type " + typeof value + " is not supported in Client Component props." + describeObject(parent, key)));
 }
 
-/** The value of the root of a row: located at the row itself. */
 /**
  * The value of the root of a row: its contents are located from the row. The
  * value itself is recorded as the row when `shared` (the model's root), and
@@ -190,6 +189,8 @@ export function walk(value: unknown, parent: object, key: string | number, paren
  * or a plain object, as in React, where only those are their own JSON.
  */
 export function walkRoot(value: unknown, rowLoc: number, shared: boolean): unknown {
+  // JSON.stringify asks a row's root for its toJSON too (a Date's is encoded by the walk).
+  if (typeof (value as any)?.toJSON === "function" && !(value instanceof Date)) value = (value as any).toJSON("");
   if (typeof value === "object" && value !== null) return walkObject(value, ROOT_PARENT, "", rowLoc, true, shared);
   return walk(value, ROOT_PARENT, "", NO_LOC);
 }
@@ -229,7 +230,7 @@ function walkObject(value: any, parent: object, key: string | number, parentLoc:
   }
   const iteratorFn = value[Symbol.iterator];
   if (getPrototypeOf(value) === ObjectPrototype && iteratorFn === undefined && value[ASYNC_ITERATOR] === undefined) {
-    const plain = value.toJSON === undefined ? plainData(value, loc) : NOT_PLAIN;
+    const plain = plainData(value, loc);
     return plain !== NOT_PLAIN ? plain : walkPlainObject(value, loc);
   }
   if (value instanceof Map) return encodeMap(value);
@@ -406,7 +407,8 @@ const recorded: object[] = [];
  */
 function plainData(value: object, loc: number): unknown {
   const request = cursor.request;
-  if (request.temporaryReferences !== undefined) return NOT_PLAIN;
+  // JSON.stringify would call a root's toJSON, which the walk does not.
+  if (request.temporaryReferences !== undefined || (value as { toJSON?: unknown }).toJSON !== undefined) return NOT_PLAIN;
   const locCount = request.locKey.length;
   const { seenOther } = request;
   const { rowSize } = cursor;
@@ -467,7 +469,7 @@ function plainContainer(value: any, parentLoc: number, key: string | number, dep
   if (depth > MAX_PLAIN_DEPTH) return NOT_PLAIN;
   const array = isArray(value);
   if (array) {
-    if (getPrototypeOf(value) !== ArrayPrototype) return NOT_PLAIN;
+    if (getPrototypeOf(value) !== ArrayPrototype || (value as { toJSON?: unknown }).toJSON !== undefined) return NOT_PLAIN;
   } else if (
     getPrototypeOf(value) !== ObjectPrototype ||
     value.$$typeof !== undefined ||

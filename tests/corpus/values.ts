@@ -201,5 +201,10 @@ function plainDataCases(): Case[] {
       return { "x:y": { inner: shared }, z: shared };
     }),
     value("an array returned by a component, of plain strings", () => h(() => ["one", "two"] as any)),
+    value("plain arrays with toJSON, nested and at the root", () => {
+      const withJSON = (list: unknown[]) => Object.assign(list, { toJSON: () => "$from toJSON" });
+      return { nested: withJSON([1, 2]), rows: [row(1)] };
+    }),
+    { name: "value: a plain array with toJSON at the root", model: () => Object.assign([1, 2], { toJSON: () => ["json"] }), html: false },
   ];
 }
