@@ -415,11 +415,14 @@ function plainData(value: object, loc: number): unknown {
   const copy = request.queue.listener !== null;
   const plain = isArray(value) ? plainItems(value, loc, 0, copy) : plainProperties(value as Record<string, unknown>, loc, 0, copy);
   if (plain === NOT_PLAIN) {
-    for (let i = 0; i < recorded.length; i++) request.seen.delete(recorded[i]);
-    request.locKey.length = locCount;
-    request.locParent.length = locCount;
-    request.seenOther = seenOther;
     cursor.rowSize = rowSize;
+    // Most checks fail at once (a list of elements), having recorded nothing.
+    if (recorded.length > 0) {
+      for (let i = 0; i < recorded.length; i++) request.seen.delete(recorded[i]);
+      request.locKey.length = locCount;
+      request.locParent.length = locCount;
+      request.seenOther = seenOther;
+    }
   }
   recorded.length = 0;
   return plain;
