@@ -14,6 +14,7 @@ import { ownFileResponse, precompressAssets, publicFileResponse, publicFolder, t
 import { ShellError, renderForHTML, renderToSink, type FlightRender } from "../index.ts";
 import { DEV } from "../flight/internals.ts";
 import { runServerFunction, type ServerFunctionOptions } from "./server-functions/handle.ts";
+import { requestOrigin, requestURL } from "./origin.ts";
 import type { ClientManifest, RenderOptions, TemporaryReferenceSet } from "../flight/types.ts";
 
 export { FLIGHT_HEADERS, HTML_HEADERS, wantsFlight } from "./headers.ts";
@@ -46,6 +47,14 @@ export interface ServeOptions<Req = Request> extends Omit<RenderOptions, "signal
    * allows; false to leave it to a proxy in front. Default: true.
    */
   compress?: boolean;
+  /**
+   * Behind a reverse proxy: take the origin the browser saw from the
+   * proxy's `Forwarded` or `X-Forwarded-Host` / `X-Forwarded-Proto` headers
+   * (for the same-origin check of server functions, and the URL pages see).
+   * Only for a server reached solely through proxies that set these headers:
+   * otherwise a client may claim any origin. Default: false.
+   */
+  trustProxy?: boolean;
 }
 
 /** The status and headers of a page's answer, which its render may set. */
@@ -73,6 +82,7 @@ export interface Served<Req = Request> {
   assets: Record<string, Asset>;
   publicFolder: PublicFolder | null;
   compress: boolean;
+  trustProxy: boolean;
   renderOptions: Omit<RenderOptions, "signal">;
 }
 
@@ -102,7 +112,7 @@ export function defaultNotFound(): unknown {
 }
 
 export function resolveServeOptions<Req>(options: ServeOptions<Req>): Served<Req> {
-  const { clientManifest, html, errorDocument, serverFunctions, notFound, flight, public: publicDir, compress, ...renderOptions } = options;
+  const { clientManifest, html, errorDocument, serverFunctions, notFound, flight, public: publicDir, compress, trustProxy, ...renderOptions } = options;
   const app = currentApp();
   const manifest = clientManifest ?? app?.clientManifest;
   if (!manifest) {
@@ -125,6 +135,7 @@ export function resolveServeOptions<Req>(options: ServeOptions<Req>): Served<Req
     assets,
     publicFolder: folder ? publicFolder(folder) : null,
     compress: compress ?? true,
+    trustProxy: trustProxy ?? false,
     renderOptions,
   };
 }
@@ -219,7 +230,7 @@ async function renderedAnswer<Req>(
   response: PageResponse = { status: 200, headers: new Headers() },
 ): Promise<Answer> {
   const { served } = page;
-  const outcome = await runServerFunction(page.request, served.serverFunctions);
+  const outcome = await runServerFunction(page.request, requestOrigin(page.request, served.trustProxy), served.serverFunctions);
   if (outcome?.kind === "refused") return refusal(outcome.status);
   if (outcome?.kind === "form-failed") return errorDocumentResponse(served, served.renderOptions.onError!(outcome.error), outcome.error);
   if (outcome?.kind === "control") return controlFlowAnswer(page, outcome.control, response, outcome.from === "call" ? rejected(outcome.error) : undefined);
@@ -295,7 +306,7 @@ async function htmlAnswer<Req>(page: PageRequest<Req>, model: unknown, response:
   const { served, request, signal } = page;
   const parts = renderForHTML(model, served.clientManifest, { ...served.renderOptions, signal, formState: context.formState });
   try {
-    const body = await served.html!(parts, { signal, url: request.url });
+    const body = await served.html!(parts, { signal, url: requestURL(request, served.trustProxy) });
     return new Response(body, { status: response.status, headers: pageHeaders(HTML_HEADERS, response.headers) });
   } catch (error) {
     const digest = (error as { digest?: unknown } | null)?.digest;

@@ -46,11 +46,14 @@ export function mayCallServerFunction(method: string, headers: Headers): boolean
   return method === "POST" && (headers.has(ACTION_ID_HEADER) || isForm(headers.get("content-type") ?? ""));
 }
 
-/** Runs the server function `request` asks for; null when it asks for none. */
-export async function runServerFunction(request: Request, options: ServerFunctionOptions = {}): Promise<ServerFunctionOutcome | null> {
+/**
+ * Runs the server function `request` asks for; null when it asks for none.
+ * `origin` is the page's origin as the browser saw it (../origin.ts).
+ */
+export async function runServerFunction(request: Request, origin: string, options: ServerFunctionOptions = {}): Promise<ServerFunctionOutcome | null> {
   if (request.method !== "POST") return null;
   try {
-    assertSameOrigin(request, options.allowedOrigins ?? []);
+    assertSameOrigin(request, origin, options.allowedOrigins ?? []);
     const limit = options.bodySizeLimit ?? DEFAULT_BODY_SIZE_LIMIT;
     const contentType = request.headers.get("content-type") ?? "";
     const id = request.headers.get(ACTION_ID_HEADER);

@@ -6,7 +6,7 @@
 export interface ServerFunctionOptions {
   /** The largest request body read, in bytes (default 1 MiB). */
   bodySizeLimit?: number;
-  /** Origins besides the request's own that may call server functions (e.g. behind a proxy that rewrites Host). */
+  /** Origins besides the page's own that may call server functions (e.g. another site of yours). */
   allowedOrigins?: string[];
 }
 
@@ -25,14 +25,15 @@ export class RefusedRequest extends Error {
 /**
  * A browser names the page a POST comes from in `Origin` (or, without it,
  * says `Sec-Fetch-Site: cross-site`); forms and text/plain bodies are
- * CORS-simple, so this is what stops another site posting them.
+ * CORS-simple, so this is what stops another site posting them. `ownOrigin`
+ * is the page's origin as the browser saw it (./origin.ts).
  */
-export function assertSameOrigin(request: Request, allowedOrigins: readonly string[]): void {
+export function assertSameOrigin(request: Request, ownOrigin: string, allowedOrigins: readonly string[]): void {
   const origin = request.headers.get("origin");
   const crossSite =
     origin === null
       ? request.headers.get("sec-fetch-site") === "cross-site"
-      : origin === "null" || (origin !== new URL(request.url).origin && !allowedOrigins.includes(origin));
+      : origin === "null" || (origin !== ownOrigin && !allowedOrigins.includes(origin));
   if (crossSite) throw new RefusedRequest(403, "Cross-site server function requests are refused.");
 }
 
