@@ -88,7 +88,8 @@ export function walkElement(element: any, key: string | number, parentLoc: numbe
   const clean = keyPath === null && !implicitSlot;
   if (clean) {
     const seen = elementLocation(request, element);
-    if (seen !== undefined) return referenceTo(request, seen);
+    // Development records a task's element at its row: there, it renders.
+    if (seen !== undefined && element !== cursor.taskRoot) return referenceTo(request, seen);
     if (cursor.rowSize > request.budget) return defer(element);
   }
   if (cursor.nesting >= MAX_NESTING && !isRoot) return deferNested(element);
@@ -396,7 +397,8 @@ function walkProps(props: any, elementLoc: number, unrecorded: unknown, rowRoot:
     const propsAt = seen.get(props);
     if (propsAt !== undefined) return referenceTo(request, propsAt);
   }
-  if (unrecorded !== null) {
+  // A task's element recorded at its own row (development) is being written there now.
+  if (unrecorded !== null && unrecorded !== cursor.taskRoot) {
     const elementAt = elementLocation(request, unrecorded);
     if (elementAt !== undefined) return referenceTo(request, elementAt) + ":props";
   }

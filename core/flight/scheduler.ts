@@ -14,6 +14,7 @@ import { SuspenseException, runWithRequest, takeSuspendedThenable, takeThenableS
 import { setRetryThenableState } from "./elements.ts";
 import { emitTime, forwardDebugInfo } from "./dev/debug.ts";
 import { setHintListener } from "./hints.ts";
+import { DEV } from "./internals.ts";
 import { REACT_ELEMENT_TYPE, REACT_LAZY_TYPE } from "./react-symbols.ts";
 import {
   ABORTING,
@@ -35,6 +36,7 @@ import {
   cursor,
   elementLocation,
   forgetElement,
+  recordElement,
   referenceTo,
   resumeArray,
   rootLoc,
@@ -64,6 +66,12 @@ export function createTask(request: Request, model: unknown, keyPath: string | n
     debugOwner: cursor.debugOwner,
     ping: () => pingTask(request, task),
   };
+  // Development, as React: an element that gets a row of its own is found
+  // there when met again (its component runs once), unless a component's
+  // key path decides how it renders.
+  if (DEV && keyPath === null && !implicitSlot && (model as any)?.$$typeof === REACT_ELEMENT_TYPE) {
+    recordElement(request, model, rootLoc(request, task.id));
+  }
   request.pending++;
   request.openTasks.add(task);
   return task;
@@ -185,7 +193,9 @@ function retryTask(request: Request, task: Task): void {
   if (typeof model === "object" && model !== null) {
     const $$typeof = (model as any).$$typeof;
     if ($$typeof === REACT_ELEMENT_TYPE) {
-      forgetElement(request, model);
+      // Production records it again at this row's root; development keeps
+      // it where createTask recorded it (walkElement renders its task's root).
+      if (!DEV) forgetElement(request, model);
     } else if ($$typeof !== REACT_LAZY_TYPE) {
       // A promise resolved to an object already written elsewhere: point there.
       const seen = request.seen.get(model);

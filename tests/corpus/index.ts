@@ -8,6 +8,7 @@ import { elementCases } from "./elements.ts";
 import { errorCases } from "./errors.ts";
 import { fuzzCases } from "./fuzz-regressions.ts";
 import { pageCases } from "./pages.ts";
+import { repeatedElementCases } from "./repeated-elements.ts";
 import { valueCases } from "./values.ts";
 
-export const corpus: Case[] = [...valueCases, ...elementCases, ...asyncCases, ...errorCases, ...pageCases, ...fuzzCases, ...abortCases, ...developmentCases, ...debugValueCases, ...deepCases];
+export const corpus: Case[] = [...valueCases, ...elementCases, ...repeatedElementCases, ...asyncCases, ...errorCases, ...pageCases, ...fuzzCases, ...abortCases, ...developmentCases, ...debugValueCases, ...deepCases];
