@@ -4,7 +4,10 @@
 // bundled by loadApp) an inline function in a server component called from a
 // form without JavaScript and through React's client, one returned by a
 // "use server" module's function, and the closed-over values encrypted:
-// unseen in the HTML and the Flight, refused when tampered or moved.
+// unseen in the HTML and the Flight, refused when tampered or moved, and
+// never chosen by a client: an inline function that closes over values is
+// callable only bound with them (its own id answers 404), while an export is
+// a public endpoint, whatever a page binds it to.
 import { deepStrictEqual, ok, rejects, strictEqual } from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -69,9 +72,21 @@ test("named inline functions keep their name in the id; nested ones bind what th
   ok(code.includes("const archive = $$inline_0.bind(null, id);"), code);
 });
 
+test("a hoisted function that closes over values is callable only bound; one that closes over none, by its id too", async () => {
+  const { code, binds } = await hoisted(`
+    export function Page({ id }) {
+      return [<form action={async () => { "use server"; return id; }} />, <form action={async () => { "use server"; return 1; }} />];
+    }
+  `);
+  deepStrictEqual(binds, ["0: id"]);
+  ok(code.includes('__contrailRegisterServerReference($$inline_0, "./page.tsx", "$$inline_0");__contrailCallableOnlyBound($$inline_0);'), code);
+  ok(code.includes('__contrailRegisterServerReference($$inline_1, "./page.tsx", "$$inline_1");') && !code.includes("__contrailCallableOnlyBound($$inline_1)"), code);
+});
+
 test("a module-level inline function is registered where it is; a module without one is left alone", async () => {
   const { code, binds } = await hoisted(`export async function save(x: number) { "use server"; return x; }\nexport const go = async () => { "use server"; };`);
   deepStrictEqual(binds, []);
+  ok(!code.includes("callableOnlyBound"), "nothing to seal: " + code);
   ok(code.includes('__contrailRegisterServerReference(save, "./page.tsx", "save")'), code);
   ok(code.includes('const go = __contrailRegisterServerReference(async () => {'), code);
   strictEqual(await hoistInlineServerFunctions(`"use server";\nexport async function save() {}`, "/app/a.ts", "./a.ts", "/refs.ts"), undefined);
@@ -161,13 +176,23 @@ for (const adapter of [runtime, "hono"]) {
   const counters = async (): Promise<Counters> => (await fetch(base() + "/calls")).json();
   const html = async () => (await fetch(page(), { headers: { accept: "text/html" } })).text();
 
+  /** Posts a call of server function `id` with the reply `body`, as React's client does. */
+  function send(id: string, body: string | FormData): Promise<Response> {
+    const type: Record<string, string> = typeof body === "string" ? { "content-type": "text/plain;charset=UTF-8" } : {};
+    return fetch(page(), { method: "POST", headers: { "rsc-action-id": id, accept: "text/x-component", ...type }, body });
+  }
+
   /** Calls server function `id` as React's client does; a function it returns calls back the same way. */
   async function callServer(id: string, args: unknown[]): Promise<any> {
-    const body = await encodeReply(args);
-    const type: Record<string, string> = typeof body === "string" ? { "content-type": "text/plain;charset=UTF-8" } : {};
-    const response = fetch(page(), { method: "POST", headers: { "rsc-action-id": id, accept: "text/x-component", ...type }, body });
-    const root: any = await createFromFetch(response, { callServer });
+    const root: any = await createFromFetch(send(id, await encodeReply(args)), { callServer });
     return root.returnValue;
+  }
+
+  /** The status `answer` comes with (its body is not read). */
+  async function statusOf(answer: Promise<Response>): Promise<number> {
+    const response = await answer;
+    await response.body?.cancel();
+    return response.status;
   }
 
   const post = (fields: [string, string][], note: string) => {
@@ -225,6 +250,45 @@ for (const adapter of [runtime, "hono"]) {
       await response.body?.cancel();
     }
     deepStrictEqual(await counters(), before, "no user code ran");
+  });
+
+  test(`${label}: an inline function that closes over values answers 404 by its own id, from JavaScript and as a form, and runs nothing`, async () => {
+    const before = await counters();
+    // What each closes over, chosen by the caller: the note's id, the `name` greeter closed over.
+    const calls: [string, unknown[]][] = [
+      ["./server.tsx#$$inline_1", ["admin", new Date(0), { note: "forged" }]],
+      ["./server.tsx#archive", ["admin"]],
+      ["./actions.ts#$$inline_0", ["Mallory", "Hello"]],
+    ];
+    for (const [id, args] of calls) strictEqual(await statusOf(send(id, await encodeReply(args))), 404, id);
+    // As a form: by its id, and the page's own bound form pointed at it with bound values of the caller's choice.
+    const save = hiddenFields(await html(), "save");
+    const [sealedName] = sealedField(save);
+    const rebound = save.map(([name, value]): [string, string] => [
+      name,
+      name === sealedName ? JSON.stringify(["admin", "$D1970-01-01T00:00:00.000Z"]) : value.split("#$$inline_1#bound").join("#$$inline_1"),
+    ]);
+    ok(rebound.some(([, value]) => value.includes('"./server.tsx#$$inline_1"')), "the form's action id was found and changed");
+    for (const fields of [[["$ACTION_ID_./server.tsx#$$inline_1", ""]] as [string, string][], rebound]) strictEqual(await statusOf(post(fields, "forged")), 404);
+    // A reference to it among a call's arguments, bound to values of the caller's choice: React's decoder finds no such function.
+    const reply = new FormData();
+    reply.set("0", '["$h1"]');
+    reply.set("1", JSON.stringify({ id: "./server.tsx#$$inline_1", bound: "$@2" }));
+    reply.set("2", '["admin"]');
+    strictEqual(await statusOf(send("./actions.ts#greeter", reply)), 400);
+    deepStrictEqual(await counters(), before, "no user code ran");
+    // Bound as the server sealed it, it still runs.
+    strictEqual(await statusOf(post(save, "sealed")), 200);
+    strictEqual((await counters()).last, `saved ${SECRET_ID} since 1970-01-01T00:00:00.000Z note sealed`);
+  });
+
+  test(`${label}: an exported function is a public endpoint: its own id runs with any arguments, though a page binds it; binding seals that bound reference's values`, async () => {
+    const rename = hiddenFields(await html(), "rename");
+    sealedField(rename);
+    strictEqual(await statusOf(post(rename, "through the form")), 200);
+    strictEqual((await counters()).last, `renamed ${SECRET_ID} to through the form`);
+    strictEqual(await statusOf(send("./actions.ts#rename", await encodeReply(["anyone", { note: "by its id" }]))), 200);
+    strictEqual((await counters()).last, "renamed anyone to by its id");
     servers[adapter].stop();
   });
 }

@@ -9,14 +9,19 @@
 // it closes over from enclosing functions as its first parameters, and the
 // function is replaced where it was written by `<hoisted>.bind(null, <those
 // variables>)`: the values travel to the client as bound arguments, which
-// are encrypted (../flight/bound-arguments.ts). Module-level bindings stay
-// where they are. A "use server" function at module level closes over none:
-// it is registered where it is.
+// are encrypted (../flight/bound-arguments.ts). A hoisted function that
+// closes over variables is callable only so, bound with values this server
+// sealed: called by its own id, a client would choose them. Module-level
+// bindings stay where they are. A function that closes over none (at module
+// level, where it is registered as written, or nested) has nothing to forge:
+// its id calls it, as an export's does.
 //
 // The module is first compiled to JavaScript by esbuild (TypeScript, JSX),
 // then rewritten, with a map to the source that the bundler chains
 // (./source-map.ts), so stacks name the source's lines and columns, in
 // hoisted bodies too.
+import { extname } from "node:path";
+import { fileURLToPath } from "node:url";
 import { Parser, type Node } from "acorn";
 import { hasDirective } from "./directives.ts";
 import { loaderFor } from "./bundler.ts";
@@ -24,6 +29,9 @@ import { decodeMappings, Rewrite, segmentAt, type SourceMap } from "./source-map
 
 const DIRECTIVE = /(["'])use server\1/g;
 const REGISTER = "__contrailRegisterServerReference";
+const ONLY_BOUND = "__contrailCallableOnlyBound";
+// This file's own extension: `.ts` from source, `.js` once compiled to dist/.
+const SERVER_FUNCTIONS_MODULE = fileURLToPath(new URL("../flight/server-functions" + extname(import.meta.url), import.meta.url));
 
 /** Whether `source` may hold a "use server" directive inside a function (cheap: a textual check). */
 function mayHoldInlineServerFunctions(source: string): boolean {
@@ -380,9 +388,14 @@ export async function hoistInlineServerFunctions(
   }
   const registrations = functions
     .filter((inline) => inline.nested || isDeclaration(inline))
-    .map((inline) => `${REGISTER}(${inline.binding}, ${idArguments(inline)});`);
+    .map((inline) => `${REGISTER}(${inline.binding}, ${idArguments(inline)});` + (inline.closed.length > 0 ? `${ONLY_BOUND}(${inline.binding});` : ""));
+  const sealing = functions.some((inline) => inline.closed.length > 0);
   out.copy(0, prologueEnd);
-  out.insert(`import { registerServerReference as ${REGISTER} } from ${JSON.stringify(referencesModule)};` + registrations.join(""));
+  out.insert(
+    `import { registerServerReference as ${REGISTER} } from ${JSON.stringify(referencesModule)};` +
+      (sealing ? `import { callableOnlyBound as ${ONLY_BOUND} } from ${JSON.stringify(SERVER_FUNCTIONS_MODULE)};` : "") +
+      registrations.join(""),
+  );
   render(prologueEnd, code.length);
   // The hoisted functions, at the end: their bodies map to where they were written.
   for (const inline of functions.filter((inline) => inline.nested)) {

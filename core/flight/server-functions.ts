@@ -49,10 +49,24 @@ function addEntry(id: string, fn: Function): void {
   serverManifest[id] = { id, chunks: [], name: EXPORT };
 }
 
-/** Makes `reference` (already tagged as server reference `id`) callable by clients. */
+/** Makes `reference` (already tagged as server reference `id`) callable by clients: by its id, and bound, with sealed arguments. */
 export function addServerFunction(id: string, reference: Function): void {
   addEntry(id, reference);
   addEntry(id + BOUND_SUFFIX, async (sealed: unknown, ...args: unknown[]) => reference(...(await unsealBoundArguments(id, sealed, serverManifest)), ...args));
+}
+
+/**
+ * Makes registered server function `reference` callable only bound, with
+ * arguments this server sealed: a hoisted inline "use server" function,
+ * whose first parameters are the variables it closes over, which no client
+ * may choose. Its own id then resolves to nothing: not for a call, a form,
+ * nor a server reference inside a reply (React would bind what it carries).
+ */
+export function callableOnlyBound(reference: Function): void {
+  const id: string = (reference as any).$$id;
+  delete functions[id];
+  delete modules[id];
+  delete serverManifest[id];
 }
 
 /** The server function registered under `id`, or undefined for anything else. */
@@ -62,9 +76,9 @@ export function lookupServerFunction(id: string): Function | undefined {
   return id.endsWith(BOUND_SUFFIX) || (fn as any).$$typeof === SERVER_REFERENCE_TAG ? fn : undefined;
 }
 
-/** Whether `id` is a registered server function (bound forms are served for those). */
+/** Whether `id` is a registered server function (bound forms are served for those, and for those alone). */
 export function isRegistered(id: string): boolean {
-  return Object.hasOwn(functions, id) && !id.endsWith(BOUND_SUFFIX);
+  return !id.endsWith(BOUND_SUFFIX) && Object.hasOwn(functions, id + BOUND_SUFFIX);
 }
 
 // React's decoders call the global `__webpack_require__` with a manifest
