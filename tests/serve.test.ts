@@ -4,17 +4,21 @@
 // public folder (content types, validators and 304s, HEAD, and every path
 // that tries to leave it), the app's own files under /_contrail/, notFound()
 // and redirect() from pages, renders and server functions (HTML, Flight, a
-// form without JavaScript, a call as React's client makes it), a render's
+// form without JavaScript, a call as React's client makes it), redirect()
+// targets no Location header may carry (refused at the call: an error of the
+// page) and those beyond ASCII (percent-encoded), a render's
 // status and headers or its own Response, routes that answer Flight to any
 // request, Hono's context headers, and bodies read before rendering.
 import { ok, strictEqual } from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { connect } from "node:net";
 import { encodeReply } from "react-server-dom-webpack/client.edge";
+import { controlFlowOf, redirect } from "../core/serve/control-flow.ts";
 import { run, test } from "./support/harness.ts";
 import { hostScriptCommand, startServerProcess, type ServerProcess } from "./support/server-process.ts";
 
 const runtime = (globalThis as any).Bun ? "bun" : (globalThis as any).Deno ? "deno" : "node";
+const production = process.env.NODE_ENV === "production";
 const script = new URL("./servers/serve-app.ts", import.meta.url).pathname;
 const publicDir = new URL("./fixtures/serve/public/", import.meta.url);
 
@@ -53,9 +57,9 @@ async function postForm(base: string, id: string): Promise<Response> {
   return fetch(base + "/", { method: "POST", headers: { ...html, origin: base }, body: form, redirect: "manual" });
 }
 
-/** Calls server function `name` of the fixture as React's client does. */
-async function call(base: string, name: string, redirect: RequestRedirect = "manual"): Promise<Response> {
-  const body = await encodeReply([]);
+/** Calls server function `name` of the fixture with `args` as React's client does. */
+async function call(base: string, name: string, redirect: RequestRedirect = "manual", args: unknown[] = []): Promise<Response> {
+  const body = await encodeReply(args);
   const type: Record<string, string> = typeof body === "string" ? { "content-type": "text/plain;charset=UTF-8" } : {};
   return fetch(base + "/", { method: "POST", headers: { ...flight, "rsc-action-id": `./actions.ts#${name}`, origin: base, ...type }, body, redirect });
 }
@@ -96,6 +100,41 @@ const BAD_PATHS = [
   "//etc/passwd",
   "/%ff",
 ];
+
+/** What `redirect(url)` threw. */
+function thrownBy(url: string): unknown {
+  try {
+    redirect(url);
+  } catch (error) {
+    return error;
+  }
+}
+
+const isControl = (code: number) => code < 0x20 || (code >= 0x7f && code < 0xa0);
+
+test("redirect() refuses a control character at the call (C0, DEL, C1), keeps the rest of ASCII as written, percent-encodes what lies beyond", () => {
+  const codePoints = [...Array.from({ length: 0x300 }, (_, code) => code), 0x7ff, 0x800, 0x2028, 0xfeff, 0xfffd, 0xffff, 0x10000, 0x1f600, 0x10ffff];
+  for (const code of codePoints) {
+    const char = String.fromCodePoint(code);
+    for (const url of [char, `/posts/${char}`, `https://example.com/a${char}b?q=${char}#${char}`]) {
+      const error = thrownBy(url) as Error;
+      if (isControl(code)) {
+        ok(error instanceof TypeError && error.message.includes("control character"), `U+${code.toString(16)}: ${error}`);
+        strictEqual(controlFlowOf(error), null, "an error of the page, not a redirect");
+      } else {
+        const flow = controlFlowOf(error);
+        strictEqual(flow?.kind === "redirect" && flow.url, code < 0x80 ? url : url.split(char).join(encodeURIComponent(char)), `U+${code.toString(16)}`);
+      }
+    }
+  }
+  const kept = controlFlowOf(thrownBy("/a%20b%zz é"));
+  strictEqual(kept?.kind === "redirect" && kept.url, "/a%20b%zz %C3%A9", "escapes already there are left as they are");
+  for (const url of ["/\ud800", "/\udfff/x", "/a\ud83d"]) ok(/well-formed/.test((thrownBy(url) as Error).message), JSON.stringify(url));
+});
+
+/** Targets a Location header cannot carry: CR LF (with a header of the caller's after it), LF, NUL, DEL, C1's NEL. */
+const CONTROL_TARGETS = ["/posts/1\r\nset-cookie: session=forged", "/posts/1\n", "/\x00", "/\x7f", "/\u0085"];
+const redirectTo = (target: string) => "/redirect-to?to=" + encodeURIComponent(target);
 
 const servers: Record<string, ServerProcess> = {};
 for (const adapter of [runtime, "hono"]) {
@@ -225,6 +264,40 @@ for (const adapter of [runtime, "hono"]) {
     strictEqual(vanished.status, 404);
     const body = await vanished.text();
     ok(body.includes("No such page") && body.includes('"returnValue"') && body.includes("CONTRAIL_NOT_FOUND"), body);
+  });
+
+  test(`${label}: a redirect() target with a control character is an error of the page: 500, its digest (its message in development only); the server keeps answering`, async () => {
+    for (const target of CONTROL_TARGETS) {
+      const page = await fetch(base() + redirectTo(target), { headers: html, redirect: "manual" });
+      strictEqual(page.status, 500, JSON.stringify(target));
+      ok(!page.headers.has("location") && !page.headers.has("set-cookie"), JSON.stringify([...page.headers]));
+      const document = await page.text();
+      ok(document.includes("serve-error"), document);
+      strictEqual(document.includes("control character"), !production, document);
+      const payload = await fetch(base() + redirectTo(target), { headers: flight, redirect: "manual" });
+      strictEqual(payload.status, 500, JSON.stringify(target));
+      const rows = await payload.text();
+      ok(rows.includes("serve-error"), rows);
+      strictEqual(rows.includes("control character"), !production, rows);
+    }
+    // Called from JavaScript, the function's result rejects with the error, beside the page.
+    const called = await call(base(), "goTo", "manual", [CONTROL_TARGETS[0]]);
+    strictEqual(called.status, 200);
+    const rows = await called.text();
+    ok(rows.includes("Home page") && rows.includes("serve-error"), rows);
+    strictEqual(rows.includes("control character"), !production, rows);
+    const home = await fetch(base() + "/", { headers: html });
+    strictEqual(home.status, 200);
+    ok((await home.text()).includes("Home page"));
+  });
+
+  test(`${label}: a redirect() target beyond ASCII answers with it percent-encoded as UTF-8, from a page and from a server function`, async () => {
+    const page = await fetch(base() + redirectTo("/posts/日本?q=é#😀"), { headers: html, redirect: "manual" });
+    strictEqual(page.status, 307);
+    strictEqual(page.headers.get("location"), "/posts/%E6%97%A5%E6%9C%AC?q=%C3%A9#%F0%9F%98%80");
+    const called = await call(base(), "goTo", "manual", ["/posts/ü"]);
+    strictEqual(called.status, 303);
+    strictEqual(called.headers.get("location"), "/posts/%C3%BC");
   });
 
   if (adapter === "hono") {

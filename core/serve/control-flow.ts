@@ -3,7 +3,8 @@
 // as React frameworks do. Their digest says what to do and survives
 // production's error rows: thrown before the response started, the server
 // answers 404 (the not-found page) or the redirect; after it, the browser
-// reads the digest from the error row (contrail/browser acts on it).
+// reads the digest from the error row (contrail/browser acts on it, and
+// follows only http: and https: targets: ../html/navigation.ts).
 
 export const NOT_FOUND_DIGEST = "CONTRAIL_NOT_FOUND";
 const REDIRECT_PREFIX = "CONTRAIL_REDIRECT;";
@@ -30,10 +31,34 @@ export function notFound(): never {
 /**
  * Ends the render: the request answers `status` (307 by default; 303 in
  * answer to a POST: a server function or a form) with `Location: url`.
+ * Characters beyond ASCII are percent-encoded (as UTF-8, as a browser
+ * encodes a URL); a control character is refused with a TypeError.
  */
 export function redirect(url: string, status: RedirectStatus = 307): never {
   if (![301, 302, 303, 307, 308].includes(status)) throw new RangeError(`redirect(): ${status} is not a redirect status.`);
-  throw new ControlFlowError(`redirect(${JSON.stringify(url)}) was called`, `${REDIRECT_PREFIX}${status};${url}`);
+  const location = locationOf(url);
+  throw new ControlFlowError(`redirect(${JSON.stringify(location)}) was called`, `${REDIRECT_PREFIX}${status};${location}`);
+}
+
+// C0, DEL and C1. A CR or LF would end the Location header (Node throws on
+// it; others answer 500), and browsers drop tabs and newlines from a URL, so
+// "java\nscript:" is a javascript: URL: none belongs in a redirect's target.
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
+const NON_ASCII = /[^\u0000-\u007f]+/g;
+
+/** `url` as a `Location` header carries it: ASCII, the rest percent-encoded; a TypeError for what no header may carry. */
+function locationOf(url: string): string {
+  const control = CONTROL_CHARACTER.exec(url);
+  if (control !== null) {
+    const code = control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, "0");
+    throw new TypeError(`redirect(${JSON.stringify(url)}): a redirect's target may not hold a control character (U+${code} at index ${control.index}).`);
+  }
+  try {
+    return url.replace(NON_ASCII, encodeURI);
+  } catch {
+    // encodeURI refuses a lone surrogate: no UTF-8 encodes it.
+    throw new TypeError(`redirect(${JSON.stringify(url)}): a redirect's target must be well-formed Unicode (it holds a lone surrogate).`);
+  }
 }
 
 /** What a digest asks for, or null if it is an error's. */
