@@ -2,10 +2,13 @@
 // (held in memory, cached for good) and its public folder at the site's root
 // (read from disk, revalidated). Both answer GET and HEAD with validators and
 // 304s, compressed as the request accepts when their type is text (see
-// ./compression.ts; each encoding its own ETag). A request for the public folder that is not a file inside it (a
-// directory, a missing file, `..`, an encoded slash or backslash, a NUL, a
-// dotfile, a symlink leading outside) is not answered here: it falls through
-// to the app, whose routes and not-found page answer it.
+// ./compression.ts; each encoding its own ETag), and a GET's single byte
+// range with 206 (416 past the end), from the file's own bytes, never
+// compressed, alike on every runtime (RFC 9110 §14). A request for the public
+// folder that is not a file inside it (a directory, a missing file, `..`, an
+// encoded slash or backslash, a NUL, a dotfile, a symlink leading outside) is
+// not answered here: it falls through to the app, whose routes and not-found
+// page answer it.
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { realpath, stat } from "node:fs/promises";
@@ -58,6 +61,9 @@ export function contentType(path: string): string {
   return CONTENT_TYPES[extname(path).toLowerCase()] ?? "application/octet-stream";
 }
 
+/** The time of `date` as an HTTP date gives it: in whole seconds. */
+const httpTime = (date: Date) => Math.floor(date.getTime() / 1000) * 1000;
+
 /** Whether the request's validators still match: `If-None-Match` first, else `If-Modified-Since`. */
 function notModified(headers: Headers, etag: string, lastModified?: Date): boolean {
   const ifNoneMatch = headers.get("if-none-match");
@@ -66,8 +72,69 @@ function notModified(headers: Headers, etag: string, lastModified?: Date): boole
     return ifNoneMatch.trim() === "*" || ifNoneMatch.split(",").some((tag) => opaque(tag) === opaque(etag));
   }
   const since = headers.get("if-modified-since");
-  // HTTP dates have whole seconds.
-  return since !== null && lastModified !== undefined && Math.floor(lastModified.getTime() / 1000) * 1000 <= Date.parse(since);
+  return since !== null && lastModified !== undefined && httpTime(lastModified) <= Date.parse(since);
+}
+
+/** A range as a request writes it: `first-last`, `first-`, or `-last` (the last `last` bytes). */
+interface AskedRange {
+  first: number | null;
+  last: number | null;
+}
+
+/** Bytes `start` to `end` of a file, both included (as `createReadStream` takes them). */
+interface ByteRange {
+  start: number;
+  end: number;
+}
+
+// One range of bytes; empty list elements and spaces around them allowed (RFC 9110 §5.6.1.2).
+const SINGLE_RANGE = /^\s*bytes\s*=[\s,]*(\d*)-(\d*)[\s,]*$/i;
+
+/**
+ * The one range a GET asks for, if its answer honours it; none (the whole
+ * file answers) for a Range header that is malformed, of another unit, or
+ * names several ranges (RFC 9110 allows answering those whole), or whose
+ * `If-Range` no longer names this file.
+ */
+function askedRange(request: Request, etag: string, lastModified?: Date): AskedRange | undefined {
+  const header = request.method === "GET" ? request.headers.get("range") : null;
+  const match = header === null ? null : SINGLE_RANGE.exec(header);
+  if (match === null) return undefined;
+  const [first, last] = [match[1], match[2]].map((digits) => (digits === "" ? null : Number(digits)));
+  if ((first === null && last === null) || (first !== null && last !== null && last < first)) return undefined;
+  return stillCurrent(request.headers.get("if-range"), etag, lastModified) ? { first, last } : undefined;
+}
+
+/**
+ * Whether `If-Range` (if any) names this file: its ETag by strong comparison
+ * (these ETags are strong, so a weak one never matches), or its exact
+ * Last-Modified date (RFC 9110 §13.1.5).
+ */
+function stillCurrent(ifRange: string | null, etag: string, lastModified?: Date): boolean {
+  if (ifRange === null) return true;
+  const validator = ifRange.trim();
+  if (/^(?:W\/)?"/.test(validator)) return validator === etag;
+  return lastModified !== undefined && Date.parse(validator) === httpTime(lastModified);
+}
+
+/** The bytes `range` names in a file of `size` bytes; null if none (unsatisfiable). */
+function satisfiableRange({ first, last }: AskedRange, size: number): ByteRange | null {
+  if (first === null) return last! > 0 && size > 0 ? { start: Math.max(0, size - last!), end: size - 1 } : null;
+  return first < size ? { start: first, end: Math.min(last ?? size - 1, size - 1) } : null;
+}
+
+/** 206 with the bytes `asked` names of a file of `size` bytes, read by `slice`; 416 if it names none. */
+async function rangeResponse(
+  asked: AskedRange,
+  size: number,
+  headers: Record<string, string>,
+  slice: (range: ByteRange) => BodyInit | Promise<BodyInit>,
+): Promise<Response> {
+  const range = satisfiableRange(asked, size);
+  if (range === null) return new Response(null, { status: 416, headers: { "accept-ranges": "bytes", "content-range": `bytes */${size}` } });
+  const { start, end } = range;
+  const partial = { ...headers, "content-length": String(end - start + 1), "content-range": `bytes ${start}-${end}/${size}` };
+  return new Response(await slice(range), { status: 206, headers: partial });
 }
 
 /** 304 if the request's validators match, a bodiless answer to HEAD; undefined when the body follows. */
@@ -99,12 +166,13 @@ function assetETag(asset: Asset): string {
 export type FileCompression = "off" | Effort;
 
 /**
- * The encoding a file of `contentType` is answered with (null: as it is), or
- * undefined if it is never compressed (then its answer does not vary by `Accept-Encoding`).
+ * The encoding a file of `contentType` is answered with (null: as it is; a
+ * range always is), or undefined if it is never compressed (then its answer
+ * does not vary by `Accept-Encoding`).
  */
-function fileEncoding(request: Request, contentType: string | undefined, compression: FileCompression): Encoding | null | undefined {
+function fileEncoding(request: Request, contentType: string | undefined, compression: FileCompression, ranged: boolean): Encoding | null | undefined {
   if (compression === "off" || !isCompressible(contentType)) return undefined;
-  return negotiateEncoding(request.headers.get("accept-encoding"));
+  return ranged ? null : negotiateEncoding(request.headers.get("accept-encoding"));
 }
 
 /** The file's headers as an answer in `encoding`: `Vary` when it may be compressed; its `Content-Encoding` and ETag when it is. */
@@ -114,6 +182,16 @@ function encodedFileHeaders(headers: Record<string, string>, encoding: Encoding 
   const varying = { ...others, vary: headers.vary ? `${headers.vary}, Accept-Encoding` : "Accept-Encoding" };
   if (encoding === null) return length === undefined ? varying : { ...varying, "content-length": length };
   return { ...varying, "content-encoding": encoding, etag: encodedETag(headers.etag, encoding) };
+}
+
+const encodedBodies = new WeakMap<Asset, Uint8Array<ArrayBuffer>>();
+
+/** The asset's body as bytes (a text body encoded once, when first needed). */
+function assetBytes(asset: Asset): Uint8Array<ArrayBuffer> {
+  if (typeof asset.body !== "string") return asset.body;
+  let bytes = encodedBodies.get(asset);
+  if (bytes === undefined) encodedBodies.set(asset, (bytes = new TextEncoder().encode(asset.body)));
+  return bytes;
 }
 
 const compressedAssets = new WeakMap<Asset, Partial<Record<Encoding, Promise<Uint8Array<ArrayBuffer> | null>>>>();
@@ -132,7 +210,7 @@ function compressedAsset(asset: Asset, encoding: Encoding, effort: Effort): Prom
 function compressedOnce(asset: Asset, encoding: Encoding, effort: Effort): Promise<Uint8Array<ArrayBuffer> | null> {
   const built = asset.encoded?.[encoding];
   if (built) return Promise.resolve(built);
-  const bytes = typeof asset.body === "string" ? new TextEncoder().encode(asset.body) : asset.body;
+  const bytes = assetBytes(asset);
   return compressBytes(bytes, encoding, effort).then(
     (compressed) => (compressed.byteLength < bytes.byteLength ? compressed : null),
     () => null,
@@ -161,13 +239,19 @@ export async function ownFileResponse(request: Request, assets: Record<string, A
   if (!asset || (request.method !== "GET" && request.method !== "HEAD")) {
     return new Response("404 Not Found\n", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
   }
-  const accepted = fileEncoding(request, asset.headers["content-type"], compression);
+  const etag = assetETag(asset);
+  const asked = askedRange(request, etag);
+  const accepted = fileEncoding(request, asset.headers["content-type"], compression, asked !== undefined);
   const compressed = accepted && compression !== "off" ? await compressedAsset(asset, accepted, compression) : null;
   // Answered as it is (varying all the same) if compressing did not make it smaller.
   const encoding = accepted && !compressed ? null : accepted;
-  const headers = encodedFileHeaders({ ...asset.headers, etag: assetETag(asset) }, encoding);
+  const headers = encodedFileHeaders({ ...asset.headers, etag, "accept-ranges": "bytes" }, encoding);
   const bodiless = withoutBody(request, headers);
   if (bodiless) return bodiless;
+  if (asked) {
+    const bytes = assetBytes(asset);
+    return rangeResponse(asked, bytes.byteLength, headers, ({ start, end }) => bytes.subarray(start, end + 1));
+  }
   return new Response(compressed ?? asset.body, { headers });
 }
 
@@ -199,12 +283,19 @@ function candidatePath(root: string, pathname: string): string | null {
   return join(root, ...segments);
 }
 
-/** The body of the file at `path`, on the runtime's own fast path. */
-async function fileBody(path: string): Promise<BodyInit> {
+/** The bytes of the file at `path` (of `size` bytes), all or `range`, on the runtime's own fast path where it has one. */
+async function fileBody(request: Request, path: string, size: number, range?: ByteRange): Promise<BodyInit> {
   const { Bun, Deno } = globalThis as any;
-  if (Bun) return Bun.file(path);
-  if (Deno) return (await Deno.open(path)).readable;
-  return Readable.toWeb(createReadStream(path)) as unknown as ReadableStream<Uint8Array>;
+  // Bun answers a Range itself when a 200's body is a whole file: one this module does not honour streams past it.
+  const rangedByBun = range === undefined && request.headers.has("range");
+  if (Bun && !rangedByBun) return range ? Bun.file(path).slice(range.start, range.end + 1) : Bun.file(path);
+  // Deno's file stream reads from where the file is to its end.
+  if (Deno && (range === undefined || range.end === size - 1)) {
+    const file = await Deno.open(path);
+    if (range) await file.seek(range.start, Deno.SeekMode.Start);
+    return file.readable;
+  }
+  return Readable.toWeb(createReadStream(path, range)) as unknown as ReadableStream<Uint8Array>;
 }
 
 /** The file `request` names in the public folder; undefined if it names none (the app answers). */
@@ -226,22 +317,27 @@ export async function publicFileResponse(request: Request, folder: PublicFolder,
   }
   if (!info.isFile()) return undefined;
   const type = contentType(path);
+  // Strong (size and modification time, as nginx's), so If-Range may name it.
+  const etag = `"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
+  const asked = askedRange(request, etag, info.mtime);
   // An empty file is answered as it is.
-  const encoding = info.size === 0 ? undefined : fileEncoding(request, type, compression);
+  const encoding = info.size === 0 ? undefined : fileEncoding(request, type, compression, asked !== undefined);
   const headers = encodedFileHeaders(
     {
       "content-type": type,
       "content-length": String(info.size),
       "cache-control": "public, max-age=0, must-revalidate",
-      etag: `W/"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`,
+      etag,
       "last-modified": info.mtime.toUTCString(),
+      "accept-ranges": "bytes",
     },
     encoding,
   );
   const bodiless = withoutBody(request, headers, info.mtime);
   if (bodiless) return bodiless;
   try {
-    return new Response(encoding ? compressedStream(createReadStream(path), encoding) : await fileBody(path), { headers });
+    if (asked) return await rangeResponse(asked, info.size, headers, (range) => fileBody(request, path, info.size, range));
+    return new Response(encoding ? compressedStream(createReadStream(path), encoding) : await fileBody(request, path, info.size), { headers });
   } catch {
     return undefined; // gone since
   }
