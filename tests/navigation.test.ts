@@ -5,13 +5,16 @@
 // without a document request, the URL and useLocation() follow, back and
 // forward restore pages and scroll positions, a new page starts at the top
 // (or its #id); redirects, a 404 Flight answer, an answer that is not Flight,
-// notFound() and redirect() thrown after the answer started, a navigation
-// superseded by a newer one, and a server function that redirects.
+// notFound() and redirect() thrown after the answer started (followed only
+// to http: and https: targets: on the client to this site, as a document to
+// another; a javascript: URL never runs), a navigation superseded by a newer
+// one, and a server function that redirects.
 import { ok, strictEqual } from "node:assert/strict";
 import { createServer } from "node:http";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { loadApp } from "../core/bundle/app.ts";
+import { SCRIPT_URL } from "./fixtures/navigation/script-url.ts";
 import { launchBrowser } from "./support/browser.ts";
 import { eventually, run, test } from "./support/harness.ts";
 
@@ -176,6 +179,69 @@ test("redirect() thrown after the answer started navigates in place of the page,
   await shows(first, "#detail", "Item 2");
   strictEqual(await first.evaluate(() => location.pathname), "/items/2");
   await first.close();
+});
+
+/** The console's errors on `page` from now on, and whether one refused to navigate to `target`. */
+function refusals(page: Page): (target: string) => boolean {
+  const errors: string[] = [];
+  page.on("console", (message) => void (message.type() === "error" && errors.push(message.text())));
+  return (target) => errors.some((error) => error.includes(`refused to navigate to ${JSON.stringify(target)}`));
+}
+
+const scriptRan = (page: Page) => page.evaluate(() => (window as any).scriptRan);
+const lateRedirect = (target: string) => `/late-redirect?to=${encodeURIComponent(target)}`;
+
+test("redirect() thrown after the answer started to a URL that is not http: or https: is refused, logged; no script runs", async () => {
+  // What a browser would treat as javascript: (any case, leading space), other schemes, and a URL that does not parse.
+  const targets = [
+    SCRIPT_URL,
+    SCRIPT_URL.replace("javascript", "JaVaScRiPt"),
+    " " + SCRIPT_URL,
+    "data:text/html,<script>opener.scriptRan=true</script>",
+    "vbscript:msgbox(1)",
+    "file:///etc/passwd",
+    `blob:${base}/0`,
+    "http://[",
+  ];
+  const page = await browser.newPage();
+  const refused = refusals(page);
+  for (const target of targets) {
+    await page.goto(base + lateRedirect(target));
+    await eventually(async () => refused(target), `the redirect to ${target} is refused`);
+    strictEqual(await scriptRan(page), undefined, target);
+    strictEqual(await page.evaluate(() => location.pathname + location.search), lateRedirect(target), "the page stayed");
+  }
+  await page.close();
+
+  // After a client navigation.
+  const { page: navigated, documents } = await openPage("/");
+  const refusedThere = refusals(navigated);
+  await click(navigated, "#to-late-script");
+  await eventually(async () => refusedThere(SCRIPT_URL), "the redirect is refused");
+  strictEqual(await scriptRan(navigated), undefined);
+  strictEqual(await navigated.evaluate(() => location.pathname), "/late-redirect");
+  await sameDocument(navigated, documents);
+  await navigated.close();
+});
+
+test("redirect() thrown after the answer started to another origin loads it as a document", async () => {
+  // Another origin, the same server: localhost is not 127.0.0.1 to the browser.
+  const other = base.replace("127.0.0.1", "localhost");
+  const page = await browser.newPage();
+  await page.goto(base + lateRedirect(`${other}/items/2`));
+  await page.waitForURL(`${other}/items/2`);
+  await shows(page, "#detail", "Item 2");
+  await page.close();
+});
+
+test("a server function that redirects to a javascript: URL: the browser's fetch does not follow it, the call rejects, no script runs", async () => {
+  const { page, documents } = await openPage("/items/1");
+  await click(page, "#leave-to-script");
+  await page.waitForFunction(() => typeof (window as any).leaveRefused === "string");
+  strictEqual(await scriptRan(page), undefined);
+  strictEqual(await page.evaluate(() => location.pathname), "/items/1");
+  await sameDocument(page, documents);
+  await page.close();
 });
 
 test("notFound() thrown after the answer started loads the page as a document, which the server answers with 404", async () => {

@@ -90,14 +90,33 @@ export function showRoot(root: ReactNode): void {
 }
 
 /**
+ * `url` resolved against `base` if it is an http: or https: URL, the only
+ * kinds a navigation goes to; else null, the refusal logged. A `javascript:`
+ * URL would run in the page (one from a redirect to a user-supplied target,
+ * say); `data:`, `blob:`, `file:` and the like are no page of a site.
+ */
+function navigable(url: string | URL, base: string | URL): URL | null {
+  let target: URL | null = null;
+  try {
+    target = new URL(url, base);
+  } catch {}
+  if (target?.protocol === "http:" || target?.protocol === "https:") return target;
+  console.error(`contrail: refused to navigate to ${JSON.stringify(String(url))}: only http: and https: URLs are followed.`);
+  return null;
+}
+
+/**
  * Goes to `url`: a page of this site is fetched as Flight and shown in a
  * transition, then the URL is pushed (or replaces the current entry);
  * another site's, or any page before the document hydrated, loads as a
- * document. Resolves once the page is on its way (not when it shows).
+ * document. A URL that is not http: or https: (`javascript:`, `data:`, one
+ * that does not parse) is refused: logged, and nothing happens. Resolves
+ * once the page is on its way (not when it shows).
  */
 export async function navigate(url: string | URL, options: NavigateOptions = {}): Promise<void> {
-  const target = new URL(url, shown?.url ?? location.href);
-  if (shown === null || target.origin !== location.origin) return location.assign(target);
+  const target = navigable(url, shown?.url ?? location.href);
+  if (target === null) return;
+  if (shown === null || target.origin !== location.origin) return options.replace ? location.replace(target) : location.assign(target);
   const entry = options.replace ? "replace" : "push";
   const scroll = options.scroll === false ? "none" : "top";
   if (entry === "push") rememberScroll(shownKey);
@@ -128,7 +147,8 @@ async function showAnswer(response: Response, url: URL, entry: Page["entry"], sc
   const target = response.redirected ? new URL(response.url) : url;
   if (response.redirected && target.hash === "") target.hash = url.hash;
   if (navigation.controller.signal.aborted) return;
-  if (!isFlight(response)) return location.assign(target);
+  // Another site's answer (a redirect there that allowed CORS) is never shown in this document.
+  if (!isFlight(response) || target.origin !== location.origin) return location.assign(target);
   const root = (await createFromFetch(Promise.resolve(response), { callServer })) as ReactNode;
   if (navigation.controller.signal.aborted) return;
   navigation.page = { root, url: target, entry: response.redirected && entry === "current" ? "replace" : entry, scroll };
@@ -203,13 +223,20 @@ interface BoundaryState {
 /**
  * What the root does with a `notFound()` or `redirect()` thrown after the
  * answer started (its digest reaches the browser): a redirect navigates, in
- * place of the page; a not-found loads the page as a document, whose answer
- * the server then makes a 404. Not for the page the document was loaded
- * with, which would load again the same way.
+ * place of the page, to its target resolved against the page's URL (on the
+ * client to this site, as a document to another; a target that is not
+ * http: or https: is refused, and the page stays empty); a not-found loads
+ * the page as a document, whose answer the server then makes a 404. Not for
+ * the page the document was loaded with, which would load again the same way.
  */
 function controlFlowAction(thrown: unknown, page: Page): (() => void) | null {
   const flow = controlFlowOf(thrown);
-  if (flow?.kind === "redirect") return () => void navigate(new URL(flow.url, page.url), { replace: true });
+  if (flow?.kind === "redirect") {
+    return () => {
+      const target = navigable(flow.url, page.url);
+      if (target) void navigate(target, { replace: true });
+    };
+  }
   if (flow?.kind === "not-found" && page !== documentPage) return () => location.replace(page.url);
   return null;
 }
