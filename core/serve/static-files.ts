@@ -186,7 +186,7 @@ function encodedFileHeaders(headers: Record<string, string>, encoding: Encoding 
 
 const encodedBodies = new WeakMap<Asset, Uint8Array<ArrayBuffer>>();
 
-/** The asset's body as bytes (a text body encoded once, when first needed). */
+/** The asset's body as bytes (a text body encoded once, not by the runtime at each answer). */
 function assetBytes(asset: Asset): Uint8Array<ArrayBuffer> {
   if (typeof asset.body !== "string") return asset.body;
   let bytes = encodedBodies.get(asset);
@@ -245,14 +245,13 @@ export async function ownFileResponse(request: Request, assets: Record<string, A
   const compressed = accepted && compression !== "off" ? await compressedAsset(asset, accepted, compression) : null;
   // Answered as it is (varying all the same) if compressing did not make it smaller.
   const encoding = accepted && !compressed ? null : accepted;
-  const headers = encodedFileHeaders({ ...asset.headers, etag, "accept-ranges": "bytes" }, encoding);
+  const body = compressed ?? assetBytes(asset);
+  // Its length told to HEAD too.
+  const headers = { ...encodedFileHeaders({ ...asset.headers, etag, "accept-ranges": "bytes" }, encoding), "content-length": String(body.byteLength) };
   const bodiless = withoutBody(request, headers);
   if (bodiless) return bodiless;
-  if (asked) {
-    const bytes = assetBytes(asset);
-    return rangeResponse(asked, bytes.byteLength, headers, ({ start, end }) => bytes.subarray(start, end + 1));
-  }
-  return new Response(compressed ?? asset.body, { headers });
+  if (asked) return rangeResponse(asked, body.byteLength, headers, ({ start, end }) => body.subarray(start, end + 1));
+  return new Response(body, { headers });
 }
 
 /** A folder of static files, served at the site's root. */
