@@ -2,7 +2,7 @@
 // (`rsc-action-id` names the function, the body is `encodeReply`'s) or a form
 // posted before hydration (React's hidden `$ACTION_` fields name it). The
 // request is checked (./request.ts), the id looked up among the registered
-// functions (./registry.ts), the body decoded by React's own reply decoder,
+// functions (../../flight/server-functions.ts), the body decoded by React's own reply decoder,
 // which is hardened against hostile payloads, and the function called; the
 // page is rendered afterwards, so it shows what the function changed.
 import type { TemporaryReferenceSet } from "../../flight/types.ts";
