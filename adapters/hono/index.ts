@@ -5,7 +5,9 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { StatusCode } from "hono/utils/http-status";
 import { toReadableStream, type FlightRender } from "../../core/index.ts";
 import { controlFlowOf } from "../../core/serve/control-flow.ts";
-import { controlAnswer, fileResponse, pageAnswer, resolveServeOptions, type Answer, type ServeOptions } from "../../core/serve/http.ts";
+import { ClientDisconnected, disconnectSignal } from "../../core/serve/disconnect.ts";
+import { controlAnswer, failureAnswer, fileResponse, pageAnswer, refusal, resolveServeOptions, type Answer, type ServeOptions } from "../../core/serve/http.ts";
+import { soundRequest } from "../../core/serve/request-url.ts";
 import { toDirectStream } from "../bun/index.ts";
 import { toPullStream } from "../deno/index.ts";
 
@@ -42,7 +44,7 @@ const nativeBody: (render: FlightRender) => ReadableStream<Uint8Array> =
 function requestSignal(c: Context): AbortSignal {
   const { incoming, outgoing } = (c.env ?? {}) as any;
   const gone = incoming?.socket?.destroyed || outgoing?.destroyed;
-  return gone ? AbortSignal.abort(new Error("The client disconnected.")) : c.req.raw.signal;
+  return gone ? AbortSignal.abort(new ClientDisconnected()) : disconnectSignal(c.req.raw.signal);
 }
 
 /** The answer through Hono's context, so headers set with `c.header()` (and the status of `c.status()`) apply. */
@@ -52,20 +54,40 @@ function contextResponse(c: Context, answer: Answer): Response {
   return c.newResponse(body, { status: answer.status === 200 ? undefined : (answer.status as StatusCode), headers: answer.headers });
 }
 
+/**
+ * The middleware: a malformed request is answered 400 (../../core/serve/request-url.ts);
+ * an exception in `c.rsc()`, or a route throwing what is not an Error (which
+ * Hono's `onError` never sees), 500 (`failureAnswer`). Errors a route throws
+ * are its app's `onError`'s.
+ */
 export function rsc(options: RscOptions = {}): MiddlewareHandler {
   const served = resolveServeOptions(options);
   return async (c, next) => {
-    const file = await fileResponse(served, c.req.raw);
+    const request = soundRequest(c.req.raw);
+    if (request === null) return refusal(400);
+    // Bun's request without a Host (HTTP/1.0) has its target for URL: the routes get it with the default host.
+    c.req.raw = request;
+    const file = await fileResponse(served, request);
     if (file) return file;
-    const page = (flight?: boolean) => ({ served, request: c.req.raw, original: c.req.raw, signal: requestSignal(c), flight });
-    c.rsc = async (model, { flight, status = 200, headers } = {}) =>
-      contextResponse(c, await pageAnswer(page(flight), () => model, { status, headers: new Headers(headers) }));
-    await next();
-    // A route that threw notFound() or redirect() before it called c.rsc().
-    const control = controlFlowOf(c.error);
-    if (control) {
-      c.res = undefined; // the error's answer, whose headers would stay otherwise
-      c.res = contextResponse(c, await controlAnswer(page(), control));
+    const page = (flight?: boolean) => ({ served, request, original: request, signal: requestSignal(c), flight });
+    c.rsc = async (model, { flight, status = 200, headers } = {}) => {
+      try {
+        return contextResponse(c, await pageAnswer(page(flight), () => model, { status, headers: new Headers(headers) }));
+      } catch (error) {
+        return failureAnswer(served, error);
+      }
+    };
+    try {
+      await next();
+      // A route that threw notFound() or redirect() before it called c.rsc().
+      const control = controlFlowOf(c.error);
+      if (control) {
+        c.res = undefined; // the error's answer, whose headers would stay otherwise
+        c.res = contextResponse(c, await controlAnswer(page(), control));
+      }
+    } catch (error) {
+      c.res = undefined;
+      c.res = failureAnswer(served, error);
     }
   };
 }

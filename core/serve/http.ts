@@ -15,6 +15,8 @@ import { ShellError, renderForHTML, renderToSink, type FlightRender } from "../i
 import { DEV } from "../flight/internals.ts";
 import { runServerFunction, type ServerFunctionOptions } from "./server-functions/handle.ts";
 import { requestOrigin, requestURL } from "./origin.ts";
+import { ClientDisconnected, disconnectSignal } from "./disconnect.ts";
+import { soundRequest } from "./request-url.ts";
 import type { ClientManifest, RenderOptions, TemporaryReferenceSet } from "../flight/types.ts";
 
 export { FLIGHT_HEADERS, HTML_HEADERS, wantsFlight } from "./headers.ts";
@@ -118,9 +120,10 @@ export function resolveServeOptions<Req>(options: ServeOptions<Req>): Served<Req
   if (!manifest) {
     throw new TypeError("contrail: pass a clientManifest, or create the handler in a server graph loaded by loadApp from contrail/app.");
   }
-  // notFound() and redirect() are answers, not errors: their digests reach the browser, and nothing is logged.
+  // notFound() and redirect() are answers, not errors: their digests reach the browser, and nothing is logged;
+  // nor is a client that went away (./disconnect.ts).
   const report = renderOptions.onError ?? ((error: unknown) => void console.error(error));
-  renderOptions.onError = (error) => controlDigest(error) ?? report(error);
+  renderOptions.onError = (error) => controlDigest(error) ?? (error instanceof ClientDisconnected ? error.digest : report(error));
   const folder = publicDir === false ? undefined : (publicDir ?? app?.publicDir);
   const assets = app?.assets ?? {};
   // In development the files change with each edit: compressed when asked for, at the streaming settings.
@@ -238,6 +241,10 @@ async function renderedAnswer<Req>(
   try {
     const model = await render(response);
     if (model instanceof Response) return model;
+    // Checked before rendering: a status no runtime answers would fail the answer once the render ran.
+    if (!Number.isInteger(response.status) || response.status < 200 || response.status > 599) {
+      throw new RangeError(`contrail: response.status ${response.status} is not a status a page may answer (200 to 599).`);
+    }
     pageObserver()?.(model);
     return await renderPage(page, model, response, { call, formState: outcome?.kind === "form" ? outcome.formState : undefined });
   } catch (error) {
@@ -304,10 +311,11 @@ function pageHeaders(defaults: Record<string, string>, headers: Headers): Header
 /** HTML for `model`; if react-dom/server could not render its shell, the error document with 500. */
 async function htmlAnswer<Req>(page: PageRequest<Req>, model: unknown, response: PageResponse, context: RenderContext): Promise<Answer> {
   const { served, request, signal } = page;
+  const headers = pageHeaders(HTML_HEADERS, response.headers);
   const parts = renderForHTML(model, served.clientManifest, { ...served.renderOptions, signal, formState: context.formState });
+  let body: ReadableStream<Uint8Array>;
   try {
-    const body = await served.html!(parts, { signal, url: requestURL(request, served.trustProxy) });
-    return new Response(body, { status: response.status, headers: pageHeaders(HTML_HEADERS, response.headers) });
+    body = await served.html!(parts, { signal, url: requestURL(request, served.trustProxy) });
   } catch (error) {
     const digest = (error as { digest?: unknown } | null)?.digest;
     const control = context.lastResort ? null : parseControlDigest(digest);
@@ -315,6 +323,7 @@ async function htmlAnswer<Req>(page: PageRequest<Req>, model: unknown, response:
     if (!parts.flight.locked) parts.flight.cancel(error).catch(() => {});
     return controlFlowAnswer(page, control, response);
   }
+  return new Response(body, { status: response.status, headers });
 }
 
 /** Flight for `model`: 500 if its root failed before the first byte (the body still carries the error row). */
@@ -326,8 +335,8 @@ async function flightAnswer<Req>(
   temporaryReferences?: TemporaryReferenceSet,
 ): Promise<Answer> {
   const { served, signal } = page;
-  const render = renderToSink(model, served.clientManifest, { ...served.renderOptions, signal, temporaryReferences });
   const headers = pageHeaders(FLIGHT_HEADERS, response.headers);
+  const render = renderToSink(model, served.clientManifest, { ...served.renderOptions, signal, temporaryReferences });
   try {
     await render.shellReady();
     return { status: response.status, headers, render };
@@ -358,30 +367,55 @@ function errorDocumentResponse(served: Served<any>, digest: unknown, error: unkn
   return new Response(served.errorDocument(typeof digest === "string" ? digest : undefined, error), { status: 500, headers: HTML_HEADERS });
 }
 
-const REFUSALS: Record<number, string> = {
+const REASONS: Record<number, string> = {
   400: "Bad Request",
   403: "Forbidden",
   404: "Not Found",
   413: "Content Too Large",
   415: "Unsupported Media Type",
+  500: "Internal Server Error",
 };
 
-/** A refused server function request: its status, and nothing about why. */
-function refusal(status: number): Response {
-  return new Response(`${status} ${REFUSALS[status]}\n`, { status, headers: { "content-type": "text/plain; charset=utf-8" } });
+/** A refused request (a malformed one, a refused server function request): its status, and nothing about why. */
+export function refusal(status: number): Response {
+  return new Response(`${status} ${REASONS[status]}\n`, { status, headers: { "content-type": "text/plain; charset=utf-8" } });
 }
 
-/** A fetch-style handler (Bun.serve, Deno.serve): the request's signal aborts its render. */
+/**
+ * The answer to an exception while answering (a render or `notFound` that
+ * threw, a status or header the runtime refused): 500 with the error
+ * document, the error reported once through `onError`, whose digest the
+ * document shows. If the reporter or the document throws too, a plain 500.
+ */
+export function failureAnswer(served: Served<any>, error: unknown): Response {
+  try {
+    return errorDocumentResponse(served, served.renderOptions.onError!(error), error);
+  } catch (failure) {
+    console.error(failure);
+    return refusal(500);
+  }
+}
+
+/**
+ * A fetch-style handler (Bun.serve, Deno.serve): the request's signal aborts
+ * its render; a malformed request is answered 400, an exception 500 (`failureAnswer`).
+ */
 export function createFetchHandler<Req extends Request>(
   options: HandlerOptions<Req>,
   toBody: (render: FlightRender) => ReadableStream<Uint8Array>,
 ): (request: Req) => Promise<Response> {
   const { render, ...serveOptions } = options;
   const served = resolveServeOptions(serveOptions);
-  return async (request) => {
-    const file = await fileResponse(served, request);
-    if (file) return file;
-    const page = { served, request, original: request, signal: request.signal };
-    return toResponse(await pageAnswer(page, (response) => render(request, response)), toBody);
+  return async (received) => {
+    const request = soundRequest(received) as Req | null;
+    if (request === null) return refusal(400);
+    try {
+      const file = await fileResponse(served, request);
+      if (file) return file;
+      const page = { served, request, original: request, signal: disconnectSignal(request.signal) };
+      return toResponse(await pageAnswer(page, (response) => render(request, response)), toBody);
+    } catch (error) {
+      return failureAnswer(served, error);
+    }
   };
 }
