@@ -63,7 +63,7 @@ function takeResponse(bytes: Buffer, closed: boolean): { response: RawResponse; 
 
 /** A raw connection: write any bytes, read responses one by one. */
 class Connection {
-  private received = Buffer.alloc(0);
+  private received: Buffer = Buffer.alloc(0);
   closed = false;
   private wake = () => {};
   private socket: Socket;
