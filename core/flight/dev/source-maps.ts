@@ -11,18 +11,29 @@
 // A development render reads thousands of stacks (every element's), over
 // the same few code positions: each position is looked up once.
 // Frames of files without a source map are left as they are.
+// Only where contrail loads the modules (loadApp, which turns source maps on
+// here) does it map frames: under another host (Vite's dev server, with
+// contrail/compat) frames go as React sends them, where the runtime's call
+// sites put them, and the host's client maps them (its findSourceMapURL).
 import * as nodeModule from "node:module";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Frame } from "./stacks.ts";
 
 const runtime = (globalThis as any).Bun ? "bun" : (globalThis as any).Deno ? "deno" : "node";
 
+// Whether contrail is the host that maps frames: enableSourceMaps was called
+// (by loadApp, outside the server graph it bundles, where this module runs:
+// a slot both module graphs share).
+const MAPS_FRAMES = Symbol.for("contrail.mapsFrames");
+let mapsFrames = false;
+
 /**
  * Makes `error.stack` name the sources of modules loaded from now on, in
- * development (on Node; Bun and Deno always do). Call it before importing
- * bundles with inline source maps.
+ * development (on Node; Bun and Deno always do), and the frames contrail
+ * sends too. Call it before importing bundles with inline source maps.
  */
 export function enableSourceMaps(): void {
+  (globalThis as any)[MAPS_FRAMES] = true;
   if (runtime !== "node" || process.env.NODE_ENV === "production") return;
   (nodeModule as any).setSourceMapsSupport(true);
 }
@@ -83,7 +94,8 @@ function originOf(bundle: BundleMap, line: number, column: number): Origin | nul
  */
 export function mapFrame(frame: Frame, site: any): void {
   const url = frame[1];
-  if (url === "" || runtime === "bun") return;
+  mapsFrames ||= (globalThis as any)[MAPS_FRAMES] === true;
+  if (!mapsFrames || url === "" || runtime === "bun") return;
   if (runtime === "deno") {
     // Deno's line and column are the source's already; its file name too.
     if (denoMapped.get(url) === false) return;
