@@ -237,6 +237,18 @@ const attacks: Attack[] = [
   { name: "GET *", bytes: request("GET * HTTP/1.1", [HOST]), statuses: badRequest },
   { name: "a 64 KB header", bytes: request("GET / HTTP/1.1", [HOST, ["x-big", bigHeader]]), statuses: refusedByParser(431, 400, 431) },
   { name: "1,000 headers", bytes: request("GET / HTTP/1.1", [HOST, ...manyHeaders]), statuses: refusedByParser(431, 400, 431) },
+  { name: "two Content-Length values", bytes: request("POST / HTTP/1.1", [HOST, ["content-length", "2"], ["content-length", "3"]], "[]x"), statuses: badRequest },
+  {
+    name: "Content-Length and Transfer-Encoding: chunked",
+    bytes: request("POST / HTTP/1.1", [HOST, ["content-length", "3"], ["transfer-encoding", "chunked"]], "0\r\n\r\n"),
+    statuses: badRequest,
+  },
+  { name: "a NUL in a header value", bytes: request("GET / HTTP/1.1", [HOST, ["x-nul", "a\0b"]]), statuses: badRequest },
+  { name: "a header line without a colon", bytes: request("GET / HTTP/1.1", [HOST, ["x-no-colon", ""]]).replace("x-no-colon: ", "x-no-colon"), statuses: badRequest },
+  // Lenient parsers: Deno reads bare LF line ends, Node an HTTP/2.0 request line as HTTP/1.1.
+  { name: "bare LF line ends", bytes: "GET / HTTP/1.1\nHost: localhost\n\n", statuses: refusedByParser(505, 200, 400), complete: false },
+  { name: "an HTTP/2.0 request line", bytes: request("GET / HTTP/2.0", [HOST]), statuses: refusedByParser(505, 400, 200), complete: false },
+  { name: "a TLS handshake", bytes: "\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\r\n\r\n", statuses: badRequest, complete: false },
   { name: "a 1 MB POST over the body size limit", bytes: call("./actions.ts#echo", [], megabyte), statuses: () => [413], complete: true },
   { name: "a 1 MB POST to an unknown server function", bytes: call("./actions.ts#nope", [], megabyte.slice(1)), statuses: () => [404], complete: true },
   {
