@@ -11,6 +11,7 @@
 // the page.
 import { ok, strictEqual } from "node:assert/strict";
 import { execFileSync } from "node:child_process";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
@@ -189,6 +190,86 @@ test('a "use client" component and its stylesheet from a package in node_modules
     await page.waitForFunction(() => document.querySelector("#toggle")!.textContent === "on");
     strictEqual(await page.evaluate(() => getComputedStyle(document.querySelector("#toggle")!).color), "rgb(22, 163, 74)", "the package's CSS applies");
   });
+});
+
+// A real component library, as users write pages with it: Radix Themes from
+// npm in server components (its "use client" parts become client modules),
+// the post list as its cards. Long class lists, SVG and multi-byte text cross
+// react-dom/server's chunks wherever the list's length puts them: at every
+// size the page must hydrate (the like button counts) and navigate.
+const RADIX_LAYOUT = (layout: string) =>
+  'import "@radix-ui/themes/styles.css";\nimport { Theme } from "@radix-ui/themes";\n' +
+  layout.replace("<main>{children}</main>", '<Theme accentColor="indigo" radius="large"><main>{children}</main></Theme>');
+const RADIX_POST_LIST = `
+import { Badge, Card, Flex, Heading, Text } from "@radix-ui/themes";
+import { Link } from "contrail/browser";
+import { Layout } from "./Layout.tsx";
+import { LikeButton } from "./LikeButton.tsx";
+import { listPosts } from "./posts.ts";
+
+export function RadixPostList() {
+  const posts = listPosts();
+  return (
+    <Layout title="Posts">
+      <Heading as="h1">Posts</Heading>
+      <LikeButton />
+      <Flex id="posts" direction="column" gap="3">
+        {posts.map((post) => (
+          <Card key={post.id} size="2" variant={post.id % 2 ? "surface" : "classic"}>
+            <Flex gap="3" align="center" justify="between">
+              <Link href={\`/posts/\${post.id}\`}>{post.title}</Link>
+              <Badge color={post.id % 3 ? "green" : "orange"} radius="full">{post.comments.length} comments</Badge>
+            </Flex>
+            <Text as="p" size="2" color="gray">{post.body}</Text>
+          </Card>
+        ))}
+      </Flex>
+    </Layout>
+  );
+}
+`;
+/** Posts for a list page of about `bytes` bytes of HTML: multi-byte text, numbered so each card differs. */
+function postsOfSize(bytes: number): unknown[] {
+  const count = Math.max(1, Math.round(bytes / 900));
+  return Array.from({ length: count }, (_, i) => ({
+    id: i + 1,
+    title: i === 0 ? "Hello, contrail" : `Post ${i + 1}: Ünïcödé, 中文 & emoji 😀`,
+    body: `Body ${i + 1} — "quoted" <text> & more; `.repeat(1 + (i % 7)),
+    comments: [],
+  }));
+}
+
+test("the README's app with Radix Themes from npm hydrates at every size, on its adapter and Hono", async () => {
+  const version = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).devDependencies["@radix-ui/themes"];
+  execFileSync("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--silent", `@radix-ui/themes@${version}`], { cwd: project.dir, stdio: ["ignore", "ignore", "inherit"] });
+  const readme = readmeFiles();
+  project.write("app/Layout.tsx", RADIX_LAYOUT(readme.get("app/Layout.tsx")!));
+  project.write("app/radix.tsx", RADIX_POST_LIST);
+  // The home page is the Radix list: every host routes "/" to PostList.
+  project.write("app/pages.tsx", readme.get("app/pages.tsx")!.replace("export function PostList() {", 'export { RadixPostList as PostList } from "./radix.tsx";\nfunction ReadmePostList() {'));
+  for (const host of [`serve.${runtime}.ts`, "serve.hono.ts"]) {
+    if (production) project.buildFor(host);
+    const server = await startServerProcess(hostCommand(host), project.dir);
+    try {
+      for (const bytes of [1_000, 5_000, 20_000, 100_000, 500_000, 2_000_000]) {
+        writeFileSync(join(project.dir, "posts.json"), JSON.stringify(postsOfSize(bytes)));
+        const page = await browser.newPage();
+        const problems = collectProblems(page);
+        await page.goto(server.base + "/");
+        await hydrated(page);
+        await page.click("#like");
+        await page.waitForFunction(() => document.querySelector("#like")!.textContent!.includes("1"));
+        ok((await page.evaluate(() => document.querySelectorAll("#posts .rt-Card").length)) === postsOfSize(bytes).length, `${host}, ${bytes} B: every card`);
+        await page.click('#posts a[href="/posts/1"]');
+        await page.waitForSelector('#title:has-text("Hello, contrail")');
+        strictEqual(problems.length, 0, `${host}, ${bytes} B: ${problems.join("\n")}`);
+        await page.close();
+      }
+    } finally {
+      server.stop();
+      rmSync(join(project.dir, "posts.json"), { force: true });
+    }
+  }
 });
 
 test("cleanup", async () => {
