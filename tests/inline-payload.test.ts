@@ -1,8 +1,15 @@
 // The Flight payload inlined in HTML: whatever the rows hold, every script
-// stays a script, the bytes arrive unchanged, and </body></html> stays last.
+// stays a script, the bytes arrive unchanged, and </body></html> stays last;
+// on pages whose HTML meets react-dom/server's buffer boundaries at every
+// offset, each script is an element of its own, as a browser's tokenizer
+// reads the page.
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
+import { join } from "node:path";
+import { loadApp } from "../core/bundle/app.ts";
 import { flightScript, injectFlightPayload } from "../core/html/inline-payload.ts";
-import { inlinePayloadStream } from "../core/html/payload-stream.ts";
+import { FLIGHT_DATA_GLOBAL, inlinePayloadStream } from "../core/html/payload-stream.ts";
+import { currentApp } from "../core/serve/app-context.ts";
+import { tokenize, type Token } from "./support/html-tokenizer.ts";
 import { run, test } from "./support/harness.ts";
 
 const encoder = new TextEncoder();
@@ -91,6 +98,139 @@ test("an HTML chunk that is only </body></html> does not stall the stream", asyn
   const html = streamOf(["<html><body><p>x</p>", "</body></html>"]);
   const page = await new Response(injectFlightPayload(html, streamOf(['0:"x"\n']))).text();
   ok(page.startsWith("<html><body><p>x</p><script>") && page.endsWith("</script></body></html>"), page);
+});
+
+/** A stream whose source the test drives: `enqueue` many chunks in one go, as a flush of react-dom/server does. */
+function drivenStream(): { stream: ReadableStream<Uint8Array>; enqueue(...chunks: (string | Uint8Array)[]): void; close(): void } {
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  const stream = new ReadableStream<Uint8Array>({ start: (c) => void (controller = c) });
+  return {
+    stream,
+    enqueue: (...chunks) => chunks.forEach((chunk) => controller.enqueue(typeof chunk === "string" ? encoder.encode(chunk) : chunk)),
+    close: () => controller.close(),
+  };
+}
+
+test("scripts wait until a flush's chunks have all been read, go out as they come between flushes, and end before </body></html>", async () => {
+  const html = drivenStream();
+  const flight = drivenStream();
+  const reader = injectFlightPayload(html.stream, flight.stream).getReader();
+  const decoder = new TextDecoder();
+  let page = "";
+  const readUntil = async (text: string) => {
+    while (!page.includes(text)) page += decoder.decode((await reader.read()).value, { stream: true });
+  };
+  flight.enqueue('0:"shell"\n');
+  // One flush, cut inside an attribute value and between the two bytes of é.
+  const shell = '<!DOCTYPE html><html><body><p class="a b">caf\u00e9</p>';
+  const bytes = encoder.encode(shell);
+  const [inAttribute, inCharacter] = [shell.indexOf("a b") + 1, bytes.indexOf(0xa9)];
+  html.enqueue(bytes.subarray(0, inAttribute), bytes.subarray(inAttribute, inCharacter), bytes.subarray(inCharacter));
+  await readUntil("<script>");
+  ok(page.startsWith(shell + "<script>"), page);
+  // At rest: a payload chunk goes out before the next flush.
+  flight.enqueue('1:"late"\n');
+  await readUntil("late");
+  // The last flush, </body></html> cut in two; a payload chunk read while it is.
+  html.enqueue("<div>la", "te</div></bo", "dy></html>");
+  flight.enqueue('2:"last"\n');
+  html.close();
+  flight.close();
+  for (let result = await reader.read(); !result.done; result = await reader.read()) page += decoder.decode(result.value, { stream: true });
+  strictEqual(page.split("<script>").length, 4, page);
+  ok(/late[^<]*<\/script><div>late<\/div><script>[^<]*last[^<]*<\/script><\/body><\/html>$/.test(page), page);
+});
+
+// The sweep: the page of tests/fixtures/hydration-sizes at /sweep, through
+// the fused path, for each padding over one of react-dom/server's 4 KB
+// buffers and more: each byte of what follows the padding (a long
+// attribute value, multi-byte text, Suspense's comment markers, SVG) meets a
+// buffer boundary at one padding, in the shell and in both late boundaries.
+// The first late boundary is released once the shell is out, the second once
+// the first is: each streams in a flush of its own.
+const BUFFER = 4096;
+const PAGES = BUFFER;
+const AT_ONCE = 16;
+
+const fixture = new URL("./fixtures/hydration-sizes/", import.meta.url).pathname;
+let sizes: any;
+
+interface StreamedPage {
+  html: string;
+  flight: Uint8Array;
+}
+
+async function streamSweepPage(padding: number): Promise<StreamedPage> {
+  const opens: (() => void)[] = [];
+  const gates = [0, 1].map(() => new Promise<void>((resolve) => opens.push(resolve)));
+  const url = `http://localhost/sweep?padding=${padding}`;
+  const parts = sizes.renderPage(url, gates);
+  const [forPage, copy] = (parts.flight as ReadableStream<Uint8Array>).tee();
+  parts.flight = forPage;
+  const flight = new Response(copy).arrayBuffer();
+  const reader = (await currentApp()!.html(parts, { signal: new AbortController().signal, url })).getReader();
+  // Fatal: a script between the bytes of one character would make the page invalid UTF-8.
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  const LATE_1 = '<section id="late-1">';
+  const texts: string[] = [];
+  let tail = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    const text = decoder.decode(value, { stream: true });
+    texts.push(text);
+    opens[0]();
+    if ((tail + text).includes(LATE_1)) opens[1]();
+    tail = text.slice(-LATE_1.length);
+  }
+  texts.push(decoder.decode());
+  return { html: texts.join(""), flight: new Uint8Array(await flight) };
+}
+
+const PAYLOAD_OPENING = `<script>(self.${FLIGHT_DATA_GLOBAL}||=[]).push(`;
+
+/** What the page must be, as a browser's tokenizer reads it. */
+async function checkSweepPage({ html, flight }: StreamedPage, padding: number): Promise<void> {
+  const where = `padding ${padding}`;
+  const tokens = tokenize(html);
+  const payloadScripts: string[] = [];
+  let bodyEnd = -1;
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i];
+    if (token.kind === "end" && token.name === "body") bodyEnd = i;
+    if (token.kind !== "start" || token.name !== "script" || !html.startsWith(PAYLOAD_OPENING, token.at)) continue;
+    const [text, end] = [tokens[i + 1], tokens[i + 2]] as Token[];
+    ok(text?.kind === "text" && end?.kind === "end" && end.name === "script", `${where}: a payload script that does not end as one, at ${token.at}`);
+    ok(bodyEnd === -1, `${where}: a payload script after </body>`);
+    payloadScripts.push(text.data);
+  }
+  // Each payload script's `<script` opened an element: none sits in an attribute, a comment or another element's text.
+  let openings = 0;
+  for (let at = html.indexOf(PAYLOAD_OPENING); at !== -1; at = html.indexOf(PAYLOAD_OPENING, at + 1)) openings++;
+  strictEqual(payloadScripts.length, openings, `${where}: payload scripts the tokenizer does not see as elements`);
+  ok(html.endsWith("</body></html>"), `${where}: </body></html> is not last`);
+  const scope = {};
+  new Function("self", payloadScripts.join(";"))(scope);
+  deepStrictEqual(await bytesFrom(scope), flight, `${where}: the payload is not the Flight bytes`);
+  // What the payload must not cut comes through whole: the long class lists, the multi-byte text, the late boundaries.
+  const { LONG_CLASSES, MULTIBYTE } = sizes.sweepContent;
+  const longLists = tokens.filter((token) => token.kind === "start" && token.attributes.some(([name, value]) => name === "class" && value === LONG_CLASSES));
+  strictEqual(longLists.length, 3, `${where}: long class lists`);
+  const texts = tokens.filter((token) => token.kind === "text" && token.data === MULTIBYTE.repeat(4));
+  strictEqual(texts.length, 3, `${where}: multi-byte texts`);
+  ok(html.includes('<template id="B:0">') && html.includes('<section id="late-2">'), `${where}: the boundaries did not stream late`);
+}
+
+test("the sweep's app loads", async () => {
+  sizes = await loadApp(join(fixture, "server.tsx"), { root: fixture });
+});
+
+test(`every payload script is an element of its own, on ${PAGES} pages that meet react-dom's 4 KB buffer boundaries at every offset`, async () => {
+  for (let first = 0; first < PAGES; first += AT_ONCE) {
+    const paddings = Array.from({ length: Math.min(AT_ONCE, PAGES - first) }, (_, i) => first + i);
+    const pages = await Promise.all(paddings.map(streamSweepPage));
+    for (let i = 0; i < pages.length; i++) await checkSweepPage(pages[i], paddings[i]);
+  }
 });
 
 await run("inlined payload");

@@ -132,10 +132,19 @@ export function flightScript(chunk: Uint8Array, nonce?: string): string {
 
 const CLOSING_TAGS = encoder.encode("</body></html>");
 
-function endsWithClosingTags(chunk: Uint8Array): boolean {
-  if (chunk.length < CLOSING_TAGS.length) return false;
-  const offset = chunk.length - CLOSING_TAGS.length;
-  for (let i = 0; i < CLOSING_TAGS.length; i++) if (chunk[offset + i] !== CLOSING_TAGS[i]) return false;
+/**
+ * Takes `</body></html>` off the end of the HTML chunks, if they end with it;
+ * react-dom/server's buffer may have cut it between two of them.
+ */
+function takeClosingTags(chunks: Uint8Array[]): boolean {
+  let last = chunks.length - 1;
+  let at = last < 0 ? 0 : chunks[last].length;
+  for (let i = CLOSING_TAGS.length - 1; i >= 0; i--) {
+    while (at === 0 && last > 0) at = chunks[--last].length;
+    if (at === 0 || chunks[last][--at] !== CLOSING_TAGS[i]) return false;
+  }
+  chunks.length = last + 1;
+  chunks[last] = chunks[last].subarray(0, at);
   return true;
 }
 
@@ -153,53 +162,103 @@ function concatenate(parts: Uint8Array[]): Uint8Array {
 }
 
 /**
- * Interleaves the Flight payload with the HTML: each payload chunk goes out
- * as a script between HTML chunks, and `</body></html>` stays last. The HTML
+ * Interleaves the Flight payload with the HTML of react-dom/server's
+ * stream: each payload chunk goes out as a script where the HTML so far ends
+ * between two of its flushes, and `</body></html>` stays last. The HTML
  * bytes pass through untouched.
+ *
+ * Only there: a flush writes all react-dom/server has ready, synchronously,
+ * cut into chunks wherever its 4 KB buffer fills (or around a long string),
+ * so a chunk may end inside a tag, an attribute value or a character. The
+ * HTML is read as it comes; a read the queue can answer takes microtasks
+ * only. So when a macrotask of ours runs (setImmediate, asked for at the
+ * first chunk after the HTML last came to rest), the microtasks are done,
+ * the HTML's queue is empty, and no flush is under way: what was read ends
+ * where a flush ended. The scripts waiting go out there; until the next
+ * chunk, scripts go out as they come.
  */
 export function injectFlightPayload(html: ReadableStream<Uint8Array>, flight: ReadableStream<Uint8Array>, nonce?: string): ReadableStream<Uint8Array> {
   const opening = scriptOpening(nonce);
-  let scripts: Uint8Array[] = [];
-  let heldClosingTags = false;
+  const htmlReader = html.getReader();
   const flightReader = flight.getReader();
+  let output!: ReadableStreamDefaultController<Uint8Array>;
+  /** HTML chunks read since the HTML last came to rest. */
+  const flushed: Uint8Array[] = [];
+  let restCheck: ReturnType<typeof setImmediate> | undefined;
+  /** Scripts waiting for the HTML to come to rest (or to start). */
+  const scripts: Uint8Array[] = [];
+  /** Whether the HTML sent so far ends where a flush ended (and the first flush has been sent). */
+  let atRest = false;
+  let htmlDone = false;
+  let flightDone = false;
+  let closingTags = false;
+  let stopped = false;
+
+  const sendFlushed = () => {
+    for (const chunk of flushed) if (chunk.length > 0) output.enqueue(chunk);
+    flushed.length = 0;
+    if (scripts.length > 0) output.enqueue(concatenate(scripts));
+    scripts.length = 0;
+    atRest = true;
+  };
+  const cameToRest = () => {
+    restCheck = undefined;
+    if (!stopped) sendFlushed();
+  };
+  const stop = () => {
+    stopped = true;
+    if (restCheck !== undefined) clearImmediate(restCheck);
+  };
+  const finish = () => {
+    if (!htmlDone || !flightDone) return;
+    if (closingTags) output.enqueue(CLOSING_TAGS.slice());
+    output.close();
+  };
+  const pumpHTML = async () => {
+    for (;;) {
+      const { value, done } = await htmlReader.read();
+      if (stopped) return;
+      if (done) break;
+      if (flushed.length === 0) {
+        atRest = false;
+        restCheck = setImmediate(cameToRest);
+      }
+      flushed.push(value);
+    }
+    // The stream closes as its last flush ends: that flush has been read whole.
+    if (restCheck !== undefined) clearImmediate(restCheck);
+    closingTags = takeClosingTags(flushed);
+    sendFlushed();
+    htmlDone = true;
+    finish();
+  };
   const pumpFlight = async () => {
     for (;;) {
       const { value, done } = await flightReader.read();
+      if (stopped) return;
       if (done) break;
-      scripts.push(flightScriptBytes(value, opening));
+      const script = flightScriptBytes(value, opening);
+      if (atRest) output.enqueue(script);
+      else scripts.push(script);
     }
+    flightDone = true;
+    finish();
   };
-  const flightPumped = pumpFlight();
-  const htmlReader = html.getReader();
-  const enqueueScripts = (controller: ReadableStreamDefaultController<Uint8Array>) => {
-    if (scripts.length === 0) return;
-    controller.enqueue(concatenate(scripts));
-    scripts = [];
+  const fail = (error: unknown) => {
+    if (stopped) return;
+    stop();
+    output.error(error);
+    htmlReader.cancel(error).catch(() => {});
+    flightReader.cancel(error).catch(() => {});
   };
-  // Each pull must enqueue or close: a pull that returns empty-handed is not called again.
   return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      for (;;) {
-        const { value, done } = await htmlReader.read();
-        if (done) {
-          await flightPumped;
-          enqueueScripts(controller);
-          if (heldClosingTags) controller.enqueue(CLOSING_TAGS.slice());
-          controller.close();
-          return;
-        }
-        let chunk = value;
-        if (endsWithClosingTags(chunk)) {
-          chunk = chunk.subarray(0, chunk.length - CLOSING_TAGS.length);
-          heldClosingTags = true;
-        }
-        if (chunk.length === 0 && scripts.length === 0) continue;
-        if (chunk.length > 0) controller.enqueue(chunk);
-        enqueueScripts(controller);
-        return;
-      }
+    start(controller) {
+      output = controller;
+      pumpHTML().catch(fail);
+      pumpFlight().catch(fail);
     },
     cancel(reason) {
+      stop();
       htmlReader.cancel(reason);
       flightReader.cancel(reason);
     },
