@@ -7,6 +7,9 @@
 // answer the same: the Flight payloads decoded (and byte for byte on the
 // starter's page), the HTML with the payload's scripts stripped, hydration in
 // Chromium, server functions called from JavaScript and forms posted without.
+// In development also where things are: server functions' locations and the
+// frames of component infos and element stacks, as stock sends them (Vite's
+// client maps them).
 // Production: `vite build` (Vite on Node), the built server on this runtime.
 // Development: `vite dev`, on Node (Vite runs on Node here), so only in the
 // Node run.
@@ -144,6 +147,39 @@ test("the Flight payloads decode to the same values (and are the same bytes on t
     if (production && path === "/") strictEqual(compat, stock, "the starter page's payload bytes");
   }
 });
+
+/** A stack as rows carry it: frames of [function, file, line, column, enclosing line, enclosing column, async]. */
+const isStack = (value: unknown) =>
+  Array.isArray(value) && value.length > 0 && value.every((frame) => Array.isArray(frame) && frame.length === 7 && typeof frame[1] === "string" && typeof frame[2] === "number");
+
+/**
+ * Development: what the payload says about where things are: each server
+ * function's location and each component info's frames, in order, and the
+ * element stacks (rows of their own, in contrail's order: sorted).
+ */
+function locations(payload: string): Record<string, unknown[]> {
+  const found: Record<string, unknown[]> = { serverFunctions: [], componentInfos: [], elementStacks: [] };
+  for (const row of payload.split("\n")) {
+    const json = /^[0-9a-f]+:([[{].*)$/.exec(row)?.[1];
+    if (json === undefined) continue;
+    const value = JSON.parse(json);
+    if (isStack(value)) found.elementStacks.push(JSON.stringify(value));
+    else if (Array.isArray(value?.location)) found.serverFunctions.push([value.name, value.location]);
+    else if (typeof value?.name === "string" && "stack" in value) found.componentInfos.push([value.name, value.stack]);
+  }
+  found.elementStacks.sort();
+  return found;
+}
+
+if (!production) {
+  test("development: server functions' locations and every frame are stock's (the host's client maps them)", async () => {
+    for (const path of PAGES) {
+      const [stock, compat] = await Promise.all(apps.map(async (app) => locations(await text(app, rscURL(path)))));
+      if (path === "/") ok(stock.serverFunctions.length > 0 && stock.componentInfos.length > 0, "the starter's page has server functions and components");
+      deepStrictEqual(compat, stock, path);
+    }
+  });
+}
 
 /** The document without the inlined payload's scripts. */
 const withoutPayload = (html: string) => html.replace(/<script>\(self\.__FLIGHT_DATA\|\|=\[\]\)\.push\([^<]*<\/script>/g, "");
