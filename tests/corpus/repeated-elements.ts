@@ -4,7 +4,7 @@
 // count their calls per render and write the count; a component rendered
 // after them writes the total.
 import * as React from "react";
-import { Suspense, createElement as h } from "react";
+import { Suspense, createElement as h, type ReactNode } from "react";
 import type { Case } from "./case.ts";
 import { Show } from "./server-references.ts";
 import { later } from "./steps.ts";
@@ -34,10 +34,10 @@ function counted() {
     await later(null, 2);
     return h("p", null, "calls: ", calls);
   }
-  function Parent({ children }: { children: unknown }) {
+  function Parent({ children }: { children?: ReactNode }) {
     return h("section", null, children);
   }
-  function ReturnsTwice({ child }: { child: unknown }) {
+  function ReturnsTwice({ child }: { child: ReactNode }) {
     return [child, child];
   }
   return { Counter, AsyncCounter, UsesCounter, Total, Parent, ReturnsTwice };
@@ -48,7 +48,7 @@ const repeated = (name: string, model: (parts: ReturnType<typeof counted>) => un
   model: () => model(counted()),
 });
 
-const times = (element: unknown) => Array.from({ length: TIMES }, () => element);
+const times = (element: ReactNode): ReactNode[] => Array.from({ length: TIMES }, () => element);
 
 export const repeatedElementCases: Case[] = [
   repeated("a component element as 30 children", ({ Counter, Total }) => {
