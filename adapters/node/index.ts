@@ -45,8 +45,8 @@ const rawHeaders = (headers: Headers) => [...headers].flat();
 /** Sends `answer`; `failed` is told of an error of its body (the response is destroyed then). */
 function send(answer: Answer, req: IncomingMessage, res: ServerResponse, failed: (error: unknown) => void): void {
   // Answered while the body, which a server function request started reading, is still coming
-  // (it was refused): paused there, it would stall the next request on the connection, so that closes.
-  // (A body nobody read is discarded by node:http itself.)
+  // (it was refused past its size limit): paused there, it would stall the next request on the
+  // connection, so that closes. (A body nobody read is discarded by node:http itself.)
   if (req.readableFlowing !== null && !req.complete) res.shouldKeepAlive = false;
   res.writeHead(answer.status, rawHeaders(answer.headers));
   if (!(answer instanceof Response)) pipeToWritable(answer.render, res);
@@ -106,6 +106,28 @@ function toWebRequest(req: IncomingMessage, signal: AbortSignal): Request | null
   for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
   const url = requestURLOf((req.socket as { encrypted?: boolean }).encrypted ? "https" : "http", headers.get("host"), req.url!);
   if (url === null) return null;
-  const body = mayCallServerFunction(req.method!, headers) ? (Readable.toWeb(req) as unknown as ReadableStream<Uint8Array>) : null;
+  const body = mayCallServerFunction(req.method!, headers) ? lazyBody(req) : null;
   return new Request(url, { method: req.method, headers, body, signal, duplex: "half" } as RequestInit);
+}
+
+/**
+ * The request's body, read from the socket only once a reader asks for it
+ * (`Readable.toWeb` starts reading at once): a request refused before its
+ * body was read (403, 404, 415) leaves it to node:http, which discards it and
+ * keeps the connection, instead of a half-read body stalling it.
+ */
+function lazyBody(req: IncomingMessage): ReadableStream<Uint8Array> {
+  let chunks: AsyncIterator<Buffer> | undefined;
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const { value, done } = await (chunks ??= req[Symbol.asyncIterator]()).next();
+        if (done) controller.close();
+        else controller.enqueue(new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
+      },
+      // Left unread (refused past its size limit): the answer then closes the connection (`send`).
+      cancel: () => {},
+    },
+    { highWaterMark: 0 },
+  );
 }

@@ -24,3 +24,7 @@ declare module "*.ttf" { const url: string; export default url; }
 declare module "*.otf" { const url: string; export default url; }
 declare module "*.mp4" { const url: string; export default url; }
 declare module "*.webm" { const url: string; export default url; }
+declare module "*.mp3" { const url: string; export default url; }
+declare module "*.wav" { const url: string; export default url; }
+declare module "*.ogg" { const url: string; export default url; }
+declare module "*.eot" { const url: string; export default url; }
