@@ -51,7 +51,7 @@ export interface ServeOptions<Req = Request> extends Omit<RenderOptions, "signal
   compress?: boolean;
   /**
    * Behind a reverse proxy: take the origin the browser saw from the
-   * proxy's `Forwarded` or `X-Forwarded-Host` / `X-Forwarded-Proto` headers
+   * proxy's `X-Forwarded-Host` / `X-Forwarded-Proto` (or `Forwarded`) headers
    * (for the same-origin check of server functions, and the URL pages see).
    * Only for a server reached solely through proxies that set these headers:
    * otherwise a client may claim any origin. Default: false.
