@@ -142,14 +142,13 @@ test("scripts wait until a flush's chunks have all been read, go out as they com
 });
 
 // The sweep: the page of tests/fixtures/hydration-sizes at /sweep, through
-// the fused path, for each padding over one of react-dom/server's 4 KB
-// buffers and more: each byte of what follows the padding (a long
-// attribute value, multi-byte text, Suspense's comment markers, SVG) meets a
-// buffer boundary at one padding, in the shell and in both late boundaries.
-// The first late boundary is released once the shell is out, the second once
-// the first is: each streams in a flush of its own.
-const BUFFER = 4096;
-const PAGES = BUFFER;
+// the fused path, for each padding from 0 to the size of react-dom/server's
+// buffer: each byte of what follows the padding (a long attribute value,
+// multi-byte text, Suspense's comment markers, SVG) meets a buffer boundary
+// at one padding, in the shell and in both late boundaries. The first late
+// boundary is released once the shell is out, the second once the first is:
+// each streams in a flush of its own.
+const PAGES = 4096;
 const AT_ONCE = 16;
 
 const fixture = new URL("./fixtures/hydration-sizes/", import.meta.url).pathname;

@@ -1,13 +1,14 @@
 // The tokenizer of the HTML standard (https://html.spec.whatwg.org/#tokenization),
-// for the tests that must see a page as a browser does: which `<script` opens
-// an element, and which sits inside an attribute, a comment or another
-// element's text. Every state is followed except the character references'
-// (a reference never moves the tokenizer to another state: only the five
-// React writes and numeric ones are decoded), and the DOCTYPE's, read up to
-// its first `>` (where each of its states ends). Of tree construction it
-// takes what switches the tokenizer's state: the text elements (script,
-// style, title, textarea...) and foreign content (svg, math), where those
-// are ordinary elements and CDATA sections exist.
+// for the tests that must read a page as a browser does: which `<script`
+// opens an element, and which sits inside an attribute value, a comment or
+// another element's text. Its states are the standard's, except three
+// shortcuts that never change which state a character is read in: character
+// references are decoded afterwards (only React's five and numeric ones),
+// the DOCTYPE is read to its first `>` (where each of its states ends), and
+// NUL and CR are left as they are. Of tree construction it takes what
+// switches the tokenizer's state: the text elements (script, style, title,
+// textarea...) and foreign content (svg, math), where those are ordinary
+// elements and CDATA sections exist.
 
 export type Token =
   | { kind: "start"; name: string; attributes: [string, string][]; selfClosing: boolean; at: number; end: number }
@@ -53,9 +54,9 @@ function decodeReferences(text: string): string {
 
 export function tokenize(html: string): Token[] {
   const tokens: Token[] = [];
-  let state: State = "data";
+  let state = "data" as State;
   /** The state the current text element's text is read in, while one is open. */
-  let textState: State = "data";
+  let textState = "data" as State;
   let foreignDepth = 0;
   /** The run of characters being read: where it starts, while one is. */
   let inText = false;
@@ -265,7 +266,7 @@ export function tokenize(html: string): Token[] {
         break;
       case "scriptDoubleEscapeStart":
       case "scriptDoubleEscapeEnd": {
-        const starting = state === "scriptDoubleEscapeStart";
+        const starting: boolean = state === "scriptDoubleEscapeStart";
         if (isWhitespace(c) || c === "/" || c === ">") {
           character(i);
           const isScript = buffer.toLowerCase() === "script";
