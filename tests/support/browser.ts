@@ -11,6 +11,18 @@ const FLAGS = [
   "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ];
 
+// Playwright's 30 s default for each wait is a verdict on the machine's load
+// (a 2 MB page on 2 busy cores can take longer): waits get a hang guard instead.
+const HANG_GUARD_MS = 180_000;
+
 export async function launchBrowser(): Promise<Browser> {
-  return playwright.launch({ executablePath: await chromium.executablePath(), args: FLAGS });
+  const browser = await playwright.launch({ executablePath: await chromium.executablePath(), args: FLAGS, timeout: HANG_GUARD_MS });
+  // Every page's context, newPage()'s own included, comes from newContext().
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    context.setDefaultTimeout(HANG_GUARD_MS);
+    return context;
+  };
+  return browser;
 }
