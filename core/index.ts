@@ -16,6 +16,8 @@ export {
 } from "./flight/references.ts";
 export type { ClientManifest, ClientManifestEntry, RenderOptions, Sink, TemporaryReferenceSet } from "./flight/types.ts";
 export { notFound, redirect } from "./serve/control-flow.ts";
+export { cookies, headers, searchParams } from "./serve/request-context.ts";
+export type { CookieOptions, ReadonlyHeaders, ReadonlyURLSearchParams, RequestCookie, RequestCookies, ResponseCookie } from "./serve/request-context.ts";
 export { prerender, type PrerenderResult } from "./flight/prerender.ts";
 
 /** A render in progress, for adapters that drain it into their own sink. */

@@ -6,7 +6,8 @@ import type { StatusCode } from "hono/utils/http-status";
 import { toReadableStream, type FlightRender } from "../../core/index.ts";
 import { controlFlowOf } from "../../core/serve/control-flow.ts";
 import { ClientDisconnected, disconnectSignal } from "../../core/serve/disconnect.ts";
-import { controlAnswer, failureAnswer, fileResponse, pageAnswer, refusal, resolveServeOptions, type Answer, type ServeOptions } from "../../core/serve/http.ts";
+import { controlAnswer, failureAnswer, fileResponse, pageAnswer, refusal, requestContext, resolveServeOptions, type Answer, type ServeOptions } from "../../core/serve/http.ts";
+import { runInRequestContext } from "../../core/serve/request-context.ts";
 import { soundRequest } from "../../core/serve/request-url.ts";
 import { toDirectStream } from "../bun/index.ts";
 import { toPullStream } from "../deno/index.ts";
@@ -69,7 +70,9 @@ export function rsc(options: RscOptions = {}): MiddlewareHandler {
     c.req.raw = request;
     const file = await fileResponse(served, request);
     if (file) return file;
-    const page = (flight?: boolean) => ({ served, request, original: request, signal: requestSignal(c), flight });
+    // The routes run in the request's context too: they may read it, and set cookies before `c.rsc()`.
+    const context = requestContext(served, request);
+    const page = (flight?: boolean) => ({ served, request, original: request, signal: requestSignal(c), flight, context });
     c.rsc = async (model, { flight, status = 200, headers } = {}) => {
       try {
         return contextResponse(c, await pageAnswer(page(flight), () => model, { status, headers: new Headers(headers) }));
@@ -78,7 +81,7 @@ export function rsc(options: RscOptions = {}): MiddlewareHandler {
       }
     };
     try {
-      await next();
+      await runInRequestContext(context, next);
       // A route that threw notFound() or redirect() before it called c.rsc().
       const control = controlFlowOf(c.error);
       if (control) {

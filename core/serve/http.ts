@@ -17,6 +17,7 @@ import { runServerFunction, type ServerFunctionOptions } from "./server-function
 import { requestOrigin, requestURL } from "./origin.ts";
 import { ClientDisconnected, disconnectSignal } from "./disconnect.ts";
 import { soundRequest } from "./request-url.ts";
+import { RequestContext, runInRequestContext } from "./request-context.ts";
 import type { ClientManifest, RenderOptions, TemporaryReferenceSet } from "../flight/types.ts";
 
 export { FLIGHT_HEADERS, HTML_HEADERS, wantsFlight } from "./headers.ts";
@@ -182,6 +183,8 @@ export interface PageRequest<Req = Request> {
   signal: AbortSignal;
   /** Answer Flight whatever the request asks for. */
   flight?: boolean;
+  /** What `headers()`, `cookies()` and `searchParams()` read; default: one made for `request` (Hono makes it before its routes run). */
+  context?: RequestContext;
 }
 
 /** What the page answers after a call from the client: Flight of `{ root, returnValue }`. */
@@ -190,24 +193,29 @@ interface Call {
   temporaryReferences?: TemporaryReferenceSet;
 }
 
+/** The context of a page request: what `headers()`, `cookies()` and `searchParams()` read. */
+export function requestContext(served: Served<any>, request: Request): RequestContext {
+  return new RequestContext(request, requestURL(request, served.trustProxy));
+}
+
 /**
  * The page `render` makes for a request, after the server function a POST
- * calls (which runs first, so the page shows what it changed); compressed as the request accepts.
+ * calls (which runs first, so the page shows what it changed); compressed as
+ * the request accepts. All of it runs in the request's context.
  */
-export async function pageAnswer<Req>(
-  page: PageRequest<Req>,
-  render: (response: PageResponse) => unknown,
-  response?: PageResponse,
-): Promise<Answer> {
-  return compressed(page, await renderedAnswer(page, render, response));
+export function pageAnswer<Req>(page: PageRequest<Req>, render: (response: PageResponse) => unknown, response?: PageResponse): Promise<Answer> {
+  page.context ??= requestContext(page.served, page.request);
+  return runInRequestContext(page.context, async () => compressed(page, await renderedAnswer(page, render, response)));
 }
 
 /**
  * The answer `notFound()` or `redirect()` asks for, thrown by a route before
- * it rendered; compressed as the request accepts.
+ * it rendered (with the cookies it set); compressed as the request accepts.
  */
 export async function controlAnswer<Req>(page: PageRequest<Req>, control: ControlFlow): Promise<Answer> {
-  return compressed(page, await controlFlowAnswer(page, control));
+  const response = { status: 200, headers: new Headers() };
+  page.context?.seal(response.headers);
+  return compressed(page, await controlFlowAnswer(page, control, response));
 }
 
 /**
@@ -236,22 +244,40 @@ async function renderedAnswer<Req>(
   const outcome = await runServerFunction(page.request, requestOrigin(page.request, served.trustProxy), served.serverFunctions);
   if (outcome?.kind === "refused") return refusal(outcome.status);
   if (outcome?.kind === "form-failed") return errorDocumentResponse(served, served.renderOptions.onError!(outcome.error), outcome.error);
-  if (outcome?.kind === "control") return controlFlowAnswer(page, outcome.control, response, outcome.from === "call" ? rejected(outcome.error) : undefined);
+  // The cookies the function and `render` set are the answer's, whichever it is; once the page renders, none may be set.
+  const context = page.context!;
+  if (outcome?.kind === "control") {
+    context.seal(response.headers);
+    return controlFlowAnswer(page, outcome.control, response, outcome.from === "call" ? rejected(outcome.error) : undefined);
+  }
   const call = outcome?.kind === "call" ? outcome : undefined;
   try {
     const model = await render(response);
-    if (model instanceof Response) return model;
+    if (model instanceof Response) return withCookies(model, context);
     // Checked before rendering: a status no runtime answers would fail the answer once the render ran.
     if (!Number.isInteger(response.status) || response.status < 200 || response.status > 599) {
       throw new RangeError(`contrail: response.status ${response.status} is not a status a page may answer (200 to 599).`);
     }
+    context.seal(response.headers);
     pageObserver()?.(model);
     return await renderPage(page, model, response, { call, formState: outcome?.kind === "form" ? outcome.formState : undefined });
   } catch (error) {
     const control = controlFlowOf(error);
     if (control === null) throw error;
+    context.seal(response.headers);
     return controlFlowAnswer(page, control, response, call && rejected(error));
   }
+}
+
+/** The `Response` a render returned, with the cookies set while answering (its own headers may be immutable: copied then). */
+function withCookies(answer: Response, context: RequestContext): Response {
+  if (context.setCookies.size === 0) {
+    context.seal(answer.headers);
+    return answer;
+  }
+  const headers = new Headers(answer.headers);
+  context.seal(headers);
+  return new Response(answer.body, { status: answer.status, statusText: answer.statusText, headers });
 }
 
 function rejected(error: unknown): Call {

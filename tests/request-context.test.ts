@@ -1,0 +1,162 @@
+// headers(), cookies() and searchParams() on real servers on loopback: the
+// runtime's own adapter and Hono on it, serving tests/servers/request-context.ts.
+// The request is read in server components (at once, after awaits, in a
+// Suspense boundary that streams later), in `render` and in server functions
+// (called as React's client calls them, and as forms without JavaScript);
+// cookies set reach every answer (Flight, the page after a form, the 303, a
+// redirect from `render`) with every attribute, and the page rendered after
+// reads them. Hostile names and values never reach a header; hundreds of
+// interleaved requests each read only their own request.
+import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
+import { createFromFetch, encodeReply } from "react-server-dom-webpack/client.edge";
+import { run, test } from "./support/harness.ts";
+import { hostScriptCommand, startServerProcess, type ServerProcess } from "./support/server-process.ts";
+
+const runtime = (globalThis as any).Bun ? "bun" : (globalThis as any).Deno ? "deno" : "node";
+const script = new URL("./servers/request-context.ts", import.meta.url).pathname;
+const serverConsumerManifest = { moduleMap: {}, serverModuleMap: null, moduleLoading: null };
+
+/** `user` set with every attribute of tests/fixtures/request-context/app.ts's EVERY_ATTRIBUTE. */
+const everyAttribute = (value: string) =>
+  `user=${encodeURIComponent(value)}; Path=/app; Expires=Tue, 01 Jan 2030 00:00:00 GMT; Max-Age=3600; Domain=example.com; Secure; HttpOnly; SameSite=strict; Partitioned; Priority=high`;
+
+/** The text of the element with `id` in an HTML page. */
+function text(html: string, id: string): string | undefined {
+  return new RegExp(`<p id="${id}">([^<]*)</p>`).exec(html)?.[1];
+}
+
+/** Calls server function `id` as React's client does: the response, and the decoded `{ root, returnValue }`. */
+async function call(url: string, id: string, args: unknown[], headers: Record<string, string> = {}) {
+  const body = await encodeReply(args);
+  const type: Record<string, string> = typeof body === "string" ? { "content-type": "text/plain;charset=UTF-8" } : {};
+  const response = await fetch(url, { method: "POST", headers: { "rsc-action-id": id, accept: "text/x-component", ...type, ...headers }, body });
+  const decoded = (await createFromFetch(Promise.resolve(response.clone()), { serverConsumerManifest })) as { root: any; returnValue: Promise<any> };
+  return { response, decoded };
+}
+
+/** A form posted as a browser without JavaScript posts it. */
+function postForm(url: string, action: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
+  const form = new FormData();
+  form.set(`$ACTION_ID_./actions.ts#${action}`, "");
+  for (const [name, value] of Object.entries(fields)) form.set(name, value);
+  return fetch(url, { method: "POST", headers: { accept: "text/html", ...headers }, body: form, redirect: "manual" });
+}
+
+/** Every string in a decoded Flight model (the page's `<p>` texts among them). */
+async function strings(model: any, into: string[] = []): Promise<string[]> {
+  if (typeof model === "string") into.push(model);
+  else if (model && typeof model.then === "function") await strings(await model, into);
+  else if (Array.isArray(model)) for (const item of model) await strings(item, into);
+  else if (model && typeof model === "object") {
+    if (model.props) await strings(model.props.children, into);
+    if (model._payload) await strings(model._payload, into);
+  }
+  return into;
+}
+
+const servers: Record<string, ServerProcess> = {};
+
+for (const adapter of [runtime, "hono"]) {
+  const label = adapter === "hono" ? `hono on ${runtime}` : `${adapter} adapter`;
+  const base = () => servers[adapter].base;
+
+  test(`${label}: starts on loopback`, async () => {
+    servers[adapter] = await startServerProcess(hostScriptCommand(script, adapter));
+  });
+
+  test(`${label}: a page reads headers, cookies and search params in render and in components (at once, after awaits, streamed late)`, async () => {
+    const response = await fetch(base() + "/?q=open&n=5", { headers: { accept: "text/html", "x-test": "h1", cookie: "other=1; user=ann%20lee" } });
+    const html = await response.text();
+    for (const id of ["render", "sync", "awaited", "late"]) strictEqual(text(html, id), "h1|ann lee|open", `${id} in ${html.slice(0, 1500)}`);
+    deepStrictEqual(response.headers.getSetCookie(), [], "reading sets nothing");
+  });
+
+  test(`${label}: a server function called from JavaScript reads the request; the cookie it sets has every attribute and the page after it reads it`, async () => {
+    const { response, decoded } = await call(base() + "/?q=filter", "./actions.ts#signIn", ["bob"], { "x-test": "h2", cookie: "user=ann" });
+    strictEqual(response.status, 200);
+    deepStrictEqual(response.headers.getSetCookie(), [everyAttribute("bob")]);
+    deepStrictEqual(await decoded.returnValue, { before: "ann", after: "bob", reading: "h2|bob|filter" });
+    // Hono's route reads before `c.rsc()` runs the function: the request as it came. `render` runs after it.
+    const [routeOrRender, ...components] = (await strings(decoded.root)).filter((s) => s.includes("|"));
+    strictEqual(routeOrRender, adapter === "hono" ? "h2|ann|filter" : "h2|bob|filter");
+    deepStrictEqual(components, ["h2|bob|filter", "h2|bob|filter", "h2|bob|filter"], "the page's components, rendered after the call, read the new cookie");
+  });
+
+  test(`${label}: a form without JavaScript: the cookie on the page answered, which reads it`, async () => {
+    const response = await postForm(base() + "/?q=form", "signInForm", { user: "carol; x=1" }, { "x-test": "h3" });
+    strictEqual(response.status, 200);
+    deepStrictEqual(response.headers.getSetCookie(), [everyAttribute("carol; x=1")]);
+    const html = await response.text();
+    strictEqual(text(html, "render"), adapter === "hono" ? "h3|undefined|form" : "h3|carol; x=1|form", "Hono's route reads before the function");
+    for (const id of ["sync", "awaited", "late"]) strictEqual(text(html, id), "h3|carol; x=1|form", id);
+  });
+
+  test(`${label}: a form whose function redirects: the 303 carries the cookies it set and deleted`, async () => {
+    const response = await postForm(base() + "/", "signInAndGo", { user: "dave" }, { cookie: "theme=dark" });
+    strictEqual(response.status, 303);
+    strictEqual(response.headers.get("location"), "/?q=after");
+    deepStrictEqual(response.headers.getSetCookie(), ["user=dave; Path=/", "theme=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT"]);
+  });
+
+  test(`${label}: render sets a cookie before the answer: on the page (which reads it), and on a redirect from render`, async () => {
+    const page = await fetch(base() + "/set-in-render", { headers: { accept: "text/html" } });
+    deepStrictEqual(page.headers.getSetCookie(), ["theme=dark; Path=/; HttpOnly; SameSite=lax"]);
+    strictEqual(text(await page.text(), "theme"), "dark");
+    const flight = await fetch(base() + "/set-in-render", { headers: { accept: "text/x-component" } });
+    deepStrictEqual(flight.headers.getSetCookie(), ["theme=dark; Path=/; HttpOnly; SameSite=lax"]);
+    await flight.arrayBuffer();
+    const redirected = await fetch(base() + "/redirect-in-render", { redirect: "manual" });
+    strictEqual(redirected.status, 307);
+    deepStrictEqual(redirected.headers.getSetCookie(), ["theme=redirected; Path=/"]);
+  });
+
+  test(`${label}: setting a cookie while a component renders is a clear error, and sets nothing`, async () => {
+    const response = await fetch(base() + "/set-in-component", { headers: { accept: "text/html" } });
+    const html = await response.text();
+    ok(text(html, "refused")?.includes("was called while the page renders") && html.includes("in a server function"), html.slice(0, 2000));
+    deepStrictEqual(response.headers.getSetCookie(), []);
+  });
+
+  test(`${label}: no name, value or attribute injects a header: values are percent-encoded, the rest refused`, async () => {
+    const hostile = ["a\r\nSet-Cookie: evil=1", "a;b", "a=b", "", "a b", "é", "a\u0000", "x\nLocation: /evil"];
+    for (const name of hostile) {
+      const { response, decoded } = await call(base() + "/", "./actions.ts#setRaw", [name, "v", {}]);
+      ok((await decoded.returnValue).includes("a cookie's name is a token"), JSON.stringify(name));
+      deepStrictEqual(response.headers.getSetCookie(), [], JSON.stringify(name));
+    }
+    for (const value of hostile) {
+      const { response, decoded } = await call(base() + "/", "./actions.ts#setRaw", ["v", value, {}]);
+      strictEqual(await decoded.returnValue, "set");
+      deepStrictEqual(response.headers.getSetCookie(), [`v=${encodeURIComponent(value)}; Path=/`]);
+    }
+    const attributes = [{ path: "/;evil=1" }, { path: "/\r\nx: y" }, { domain: "a.com; evil=1" }, { domain: "a\nb" }, { sameSite: "Lax\r\n" }, { priority: "x" }, { maxAge: Infinity }, { expires: NaN }];
+    for (const options of attributes) {
+      const { response, decoded } = await call(base() + "/", "./actions.ts#setRaw", ["v", "1", options]);
+      ok((await decoded.returnValue).startsWith('contrail: cookie "v"'), JSON.stringify(options));
+      deepStrictEqual(response.headers.getSetCookie(), [], JSON.stringify(options));
+    }
+  });
+
+  test(`${label}: 300 interleaved requests (pages and calls), each hopping through the event loop, each read only its own request`, async () => {
+    const requests = Array.from({ length: 300 }, async (_, n) => {
+      const headers = { "x-test": `h${n}`, cookie: `user=u${n}` };
+      const own = `h${n}|u${n}|q${n}`;
+      if (n % 3 === 0) {
+        const { decoded } = await call(`${base()}/?q=q${n}&n=${n}`, "./actions.ts#whoAmI", [n], headers);
+        strictEqual(await decoded.returnValue, own, `call ${n}`);
+        const shown = (await strings(decoded.root)).filter((s) => s.includes("|"));
+        deepStrictEqual(shown, Array(shown.length).fill(own), `call ${n}'s page`);
+        ok(shown.length >= 4, `call ${n}'s page shows its readings`);
+      } else {
+        const html = await (await fetch(`${base()}/?q=q${n}&n=${n}`, { headers: { accept: "text/html", ...headers } })).text();
+        for (const id of ["render", "sync", "awaited", "late"]) strictEqual(text(html, id), own, `page ${n}, ${id}`);
+        deepStrictEqual(html.match(/\bu\d+\b/g)?.filter((user) => user !== `u${n}`) ?? [], [], `page ${n} shows no other user`);
+      }
+    });
+    await Promise.all(requests);
+  });
+
+  test(`${label}: stops`, () => servers[adapter].stop());
+}
+
+await run("request-context");
