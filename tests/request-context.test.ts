@@ -7,8 +7,10 @@
 // redirect from `render`) with every attribute, and the page rendered after
 // reads them. Hostile names and values never reach a header; hundreds of
 // interleaved requests each read only their own request.
-import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
+import { deepStrictEqual, ok, strictEqual, throws } from "node:assert/strict";
 import { createFromFetch, encodeReply } from "react-server-dom-webpack/client.edge";
+import { cookies, headers, searchParams } from "../core/serve/request-context.ts";
+import { launchBrowser } from "./support/browser.ts";
 import { run, test } from "./support/harness.ts";
 import { hostScriptCommand, startServerProcess, type ServerProcess } from "./support/server-process.ts";
 
@@ -137,6 +139,16 @@ for (const adapter of [runtime, "hono"]) {
     }
   });
 
+  test(`${label}: the request's headers and search params are read-only: changing them is a clear error`, async () => {
+    const { decoded } = await call(base() + "/?q=kept", "./actions.ts#mutate", [], { "x-test": "kept" });
+    const { messages, reading } = await decoded.returnValue;
+    deepStrictEqual(messages, [
+      "contrail: headers() is the request's and read-only: set() cannot change it.",
+      "contrail: searchParams() is the request's and read-only: append() cannot change it.",
+    ]);
+    strictEqual(reading, "kept|undefined|kept");
+  });
+
   test(`${label}: 300 interleaved requests (pages and calls), each hopping through the event loop, each read only its own request`, async () => {
     const requests = Array.from({ length: 300 }, async (_, n) => {
       const headers = { "x-test": `h${n}`, cookie: `user=u${n}` };
@@ -158,5 +170,51 @@ for (const adapter of [runtime, "hono"]) {
 
   test(`${label}: stops`, () => servers[adapter].stop());
 }
+
+test("outside a request, each is a clear error", () => {
+  for (const [name, read] of Object.entries({ headers, cookies, searchParams })) {
+    throws(read, new RegExp(`^Error: contrail: ${name}\\(\\) was called outside a request\\. It reads the request a page answers`), name);
+  }
+});
+
+test("Chromium: a hydrated page's form calls its server function, which sets the cookie the re-rendered page shows; kept for the next page", async () => {
+  const server = await startServerProcess(hostScriptCommand(script, runtime));
+  const browser = await launchBrowser();
+  try {
+    const page = await browser.newPage();
+    const problems: string[] = [];
+    page.on("pageerror", (error) => problems.push(error.message));
+    page.on("console", (message) => void (message.type() === "error" && problems.push(message.text())));
+    let navigations = 0;
+    await page.goto(server.base + "/?q=js");
+    page.on("framenavigated", (frame) => void (frame === page.mainFrame() && navigations++));
+    await page.waitForFunction(() => Object.keys(document.querySelector("#sign-in-here")!).some((key) => key.startsWith("__reactFiber")));
+    strictEqual(await page.textContent("#sync"), "null|undefined|js");
+    await page.fill("#sign-in-here input[name=user]", "erin");
+    await page.click("#sign-in-here button");
+    await page.waitForFunction(() => document.querySelector("#sync")?.textContent === "null|erin|js");
+    strictEqual(await page.textContent("#late"), "null|erin|js");
+    strictEqual(navigations, 0, "no navigation");
+    const [cookie] = await page.context().cookies();
+    deepStrictEqual([cookie.name, cookie.value, cookie.httpOnly, cookie.sameSite, cookie.path], ["user", "erin", true, "Lax", "/"]);
+    await page.goto(server.base + "/?q=next");
+    strictEqual(await page.textContent("#sync"), "null|erin|next", "the next page reads the cookie the browser kept");
+    strictEqual(problems.length, 0, problems.join("\n"));
+
+    const withoutJS = await browser.newContext({ javaScriptEnabled: false });
+    const form = await withoutJS.newPage();
+    await form.goto(server.base + "/?q=nojs");
+    await form.fill("#sign-in-here input[name=user]", "frank");
+    const [response] = await Promise.all([form.waitForNavigation(), form.click("#sign-in-here button")]);
+    strictEqual(response?.request().method(), "POST");
+    strictEqual(await form.textContent("#sync"), "null|frank|nojs", "the page the form answered reads the cookie");
+    await form.goto(server.base + "/");
+    strictEqual(await form.textContent("#sync"), "null|frank|null", "which the browser kept");
+    await withoutJS.close();
+  } finally {
+    await browser.close();
+    server.stop();
+  }
+});
 
 await run("request-context");
