@@ -100,7 +100,7 @@ for (const adapter of [runtime, "hono"]) {
     deepStrictEqual(response.headers.getSetCookie(), ["user=dave; Path=/", "theme=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT"]);
   });
 
-  test(`${label}: render sets a cookie before the answer: on the page (which reads it), and on a redirect from render`, async () => {
+  test(`${label}: render sets a cookie before the answer: on the page (which reads it), on a redirect from render, on a Response it returns`, async () => {
     const page = await fetch(base() + "/set-in-render", { headers: { accept: "text/html" } });
     deepStrictEqual(page.headers.getSetCookie(), ["theme=dark; Path=/; HttpOnly; SameSite=lax"]);
     strictEqual(text(await page.text(), "theme"), "dark");
@@ -110,6 +110,9 @@ for (const adapter of [runtime, "hono"]) {
     const redirected = await fetch(base() + "/redirect-in-render", { redirect: "manual" });
     strictEqual(redirected.status, 307);
     deepStrictEqual(redirected.headers.getSetCookie(), ["theme=redirected; Path=/"]);
+    const answered = await fetch(base() + "/response-from-render", { redirect: "manual" });
+    strictEqual(answered.status, 302, "a Response render returns");
+    deepStrictEqual(answered.headers.getSetCookie(), ["theme=answered; Path=/"]);
   });
 
   test(`${label}: setting a cookie while a component renders is a clear error, and sets nothing`, async () => {
