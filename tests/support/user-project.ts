@@ -24,7 +24,7 @@ export function readmeFiles(): Map<string, string> {
 }
 
 /** The app's files every host needs. */
-export const APP_FILES = ["app/posts.ts", "app/actions.ts", "app/LikeButton.tsx", "app/LikeButton.module.css", "app/app.css", "app/logo.svg", "public/robots.txt", "app/Layout.tsx", "app/pages.tsx"];
+export const APP_FILES = ["app/posts.ts", "app/actions.ts", "app/session.ts", "app/LikeButton.tsx", "app/LikeButton.module.css", "app/app.css", "app/logo.svg", "public/robots.txt", "app/Layout.tsx", "app/pages.tsx"];
 /** This runtime's server entry and host, and Hono's. */
 export const HOST_FILES: Record<string, string[]> = {
   bun: ["app/server.bun.tsx", "serve.bun.ts"],
