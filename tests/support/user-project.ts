@@ -15,12 +15,28 @@ export const production = process.env.NODE_ENV === "production";
 /** The runtimes' binaries from the repository's node_modules. */
 export const binary = (name: "bun" | "deno" | "node") => join(root, "node_modules", ".bin", name);
 
-/** The README's code blocks whose first line names a file in a comment (`// app/x.tsx: ...`, or CSS's, SVG's or a text file's comment), by file. */
+/** The guides, README.md and docs/*.md, by path from the repository's root. */
+export function guides(): Map<string, string> {
+  const docs = readdirSync(join(root, "docs")).filter((file) => file.endsWith(".md")).sort().map((file) => `docs/${file}`);
+  return new Map(["README.md", ...docs].map((path) => [path, readFileSync(join(root, path), "utf8")]));
+}
+
+/** A guide's code blocks whose first line names a file in a comment (`// app/x.tsx: ...`, or CSS's, SVG's or a text file's comment): [block, file, body]. */
+export function namedBlocks(text: string) {
+  return text.matchAll(/```(?:tsx?|css|svg|txt)\n(?:\/\/|\/\*|<!--|#) ([\w./-]+):[^\n]*\n([\s\S]*?)```/g);
+}
+
+/** The guides' named code blocks' bodies, by file. A file shown in two places must read the same in both. */
 export function readmeFiles(): Map<string, string> {
-  const readme = readFileSync(join(root, "README.md"), "utf8");
-  const files = new Map<string, string>();
-  for (const [, file, body] of readme.matchAll(/```(?:tsx?|css|svg|txt)\n(?:\/\/|\/\*|<!--|#) ([\w./-]+):[^\n]*\n([\s\S]*?)```/g)) files.set(file, body);
-  return files;
+  const files = new Map<string, { block: string; body: string; place: string }>();
+  for (const [path, text] of guides()) {
+    for (const [block, file, body] of namedBlocks(text)) {
+      const seen = files.get(file);
+      ok(!seen || seen.block === block, `${file} differs between ${seen?.place} and ${path}`);
+      files.set(file, { block, body, place: path });
+    }
+  }
+  return new Map([...files].map(([file, { body }]) => [file, body]));
 }
 
 /** The app's files every host needs. */

@@ -1,0 +1,70 @@
+// The guides (README.md and docs/*.md): every relative link reaches a file,
+// every anchor a heading of it (as GitHub names headings), a file shown in
+// two guides reads the same in both, and the README's smallest app is made
+// of files the package and production suites install from the tarball.
+import { deepStrictEqual, ok } from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { dirname, join, normalize } from "node:path";
+import { run, test } from "./support/harness.ts";
+import { APP_FILES, HONO_FILES, HOST_FILES, guides, namedBlocks, readmeFiles } from "./support/user-project.ts";
+
+const root = new URL("..", import.meta.url).pathname;
+const all = guides();
+
+/** The text outside fenced code blocks: where headings are headings. */
+const outsideFences = (text: string) => text.replace(/^```[\s\S]*?^```/gm, "");
+/** The text outside fenced blocks and code spans: where links are links. */
+const prose = (text: string) => outsideFences(text).replace(/`[^`\n]*`/g, "");
+
+/** GitHub's anchor for a heading: lowercase, punctuation dropped, spaces as `-`; a repeated one gets `-1`, `-2`, .... */
+function anchors(text: string): Set<string> {
+  const seen = new Map<string, number>();
+  const slugs = new Set<string>();
+  for (const [, heading] of outsideFences(text).matchAll(/^#{1,6} (.+)$/gm)) {
+    const slug = heading.replace(/`/g, "").toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, "").replace(/ /g, "-");
+    const count = seen.get(slug) ?? 0;
+    seen.set(slug, count + 1);
+    slugs.add(count === 0 ? slug : `${slug}-${count}`);
+  }
+  return slugs;
+}
+
+test("GitHub's anchors: punctuation dropped, code spans as their text, repeats numbered", () => {
+  deepStrictEqual(
+    [...anchors("## Request context: headers(), cookies(), searchParams()\n## Already on Vite?\n## `public/` files\n## Tests\n## Tests\n")],
+    ["request-context-headers-cookies-searchparams", "already-on-vite", "public-files", "tests", "tests-1"],
+  );
+});
+
+test("every relative link in the guides reaches a file, and every anchor a heading there", () => {
+  const broken: string[] = [];
+  let links = 0;
+  for (const [path, text] of all) {
+    for (const [, target] of prose(text).matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (/^[a-z]+:/i.test(target)) continue; // https:, mailto:
+      links++;
+      const [file, anchor] = target.split("#") as [string, string | undefined];
+      const resolved = file ? normalize(join(dirname(path), file)) : path;
+      if (!existsSync(join(root, resolved))) broken.push(`${path}: ${target} (no ${resolved})`);
+      else if (anchor !== undefined && (!all.has(resolved) || !anchors(all.get(resolved)!).has(anchor))) broken.push(`${path}: ${target} (no heading #${anchor} in ${resolved})`);
+    }
+  }
+  deepStrictEqual(broken, []);
+  ok(links > 20, `only ${links} links found: is the pattern still right?`);
+});
+
+test("every docs/*.md guide is linked from the README", () => {
+  const readme = all.get("README.md")!;
+  for (const path of all.keys()) if (path !== "README.md") ok(readme.includes(`](${path})`), `the README does not link ${path}`);
+});
+
+test("the README's smallest app is made of files the tarball suites install, the same as the guides show them", () => {
+  const installed = new Set([...APP_FILES, ...Object.values(HOST_FILES).flat(), ...HONO_FILES]);
+  const shown = [...namedBlocks(all.get("README.md")!)].map(([, file]) => file);
+  ok(shown.length > 0, "the README shows no app file");
+  for (const file of shown) ok(installed.has(file), `the README shows ${file}, which no tarball suite installs`);
+  const files = readmeFiles(); // throws if a file differs between two guides
+  for (const file of installed) ok(files.has(file), `no guide shows ${file}`);
+});
+
+await run("docs");
