@@ -7,11 +7,15 @@ import { parseArgs } from "node:util";
 
 const usage = `Usage:
   contrail build <server entry> --outdir <folder> [--root <app folder>] [--browser <browser entry>]
+                 [--external <package>]...
 
     Bundles the app for production: the server graph, the client modules for
     server-side rendering, the browser bundle, the stylesheet and assets, and the
-    key that encrypts server functions' bound arguments. Serve it with
-    loadApp(<server entry>, { build: <folder> }) and NODE_ENV=production.
+    key that encrypts server functions' bound arguments. The bundles hold the
+    packages the app imports but React's, contrail's, native addons and those
+    named by --external, which the process imports from node_modules: it lists
+    them. Serve it with loadApp(<server entry>, { build: <folder> }) and
+    NODE_ENV=production.
 
   contrail bench <server entry> <path>... [--out <folder>] [--root <app folder>]
                  [--processes <n>] [--runtimes bun,deno,node] [--quick]
@@ -30,6 +34,7 @@ const { values, positionals } = parseArgs({
     out: { type: "string" },
     root: { type: "string" },
     browser: { type: "string" },
+    external: { type: "string", multiple: true },
     processes: { type: "string" },
     runtimes: { type: "string" },
     quick: { type: "boolean" },
@@ -49,8 +54,11 @@ if (command === "build") {
   if (!values.outdir || paths.length > 0) fail();
   const { build } = await import("contrail/app");
   const started = performance.now();
-  await build(entry, { outdir: values.outdir, root: values.root, browser: values.browser });
+  const { external } = await build(entry, { outdir: values.outdir, root: values.root, browser: values.browser, external: values.external });
   console.log(`contrail: built ${entry} into ${values.outdir} (${process.env.NODE_ENV}) in ${Math.round(performance.now() - started)} ms`);
+  const byReason = Object.groupBy(Object.entries(external), ([, reason]) => reason);
+  const listed = Object.entries(byReason).map(([reason, packages]) => `  ${reason}: ${packages.map(([name]) => name).join(", ")}`);
+  console.log(`contrail: the bundles import these packages from node_modules (install them where the build runs):\n${listed.join("\n")}`);
 } else if (command === "bench") {
   if (paths.length === 0 || paths.some((path) => !path.startsWith("/"))) fail();
   // Bun runs the package's TypeScript; Node and Deno its compiled copy.

@@ -21,6 +21,8 @@ import { renderToHTMLStream, type HTMLOptions } from "../html/index.ts";
 import type { ClientManifest } from "../flight/types.ts";
 import { enableSourceMaps } from "../flight/dev/source-maps.ts";
 import { contentHash, IMMUTABLE, servedAsset, type AssetFile } from "./asset-files.ts";
+import type { ExternalReason } from "./bundler.ts";
+export type { ExternalReason } from "./bundler.ts";
 import { bundleBrowser, bundleClientModules, loadClientModules, type SSRBundle } from "./client-graph.ts";
 import { bundleServerGraph, type ServerGraph } from "./server-graph.ts";
 import { assertOwnKeyIsEnough, useBuildKey, writeKeyFile } from "./server-functions-key.ts";
@@ -33,6 +35,12 @@ export interface BuildOptions {
   browser?: string | URL;
   /** The app's folder: client module ids are paths relative to it. Default: the working directory. */
   root?: string | URL;
+  /**
+   * Packages (by name, with their subpaths) the bundles leave to the process
+   * to import from node_modules, as esbuild's and Bun.build's `external`: those
+   * that read their own files at run time, say. Native addons always are.
+   */
+  external?: string[];
 }
 
 export interface AppOptions extends BuildOptions, Pick<HTMLOptions, "nonce" | "onError"> {
@@ -60,6 +68,11 @@ interface BuildManifest {
   server: string;
   ssr: string;
   clientManifest: ClientManifest;
+  /**
+   * The packages the bundles import from node_modules rather than hold, and
+   * why: shared with the host process (one React), native addons, `external`.
+   */
+  external: Record<string, ExternalReason>;
   /** The browser bundle's URL and the stylesheets'. */
   bootstrap: string;
   stylesheets: string[];
@@ -91,11 +104,11 @@ const fromFolder = (folder: string, path: string) => relative(folder, path).spli
  * server graph again with it, so its functions are registered (the set of
  * such modules only grows, so this ends).
  */
-async function bundleGraphs(entry: string, outdir: string, root: string): Promise<{ graph: ServerGraph; ssr: SSRBundle }> {
+async function bundleGraphs(entry: string, outdir: string, root: string, external: string[]): Promise<{ graph: ServerGraph; ssr: SSRBundle }> {
   const serverModules: string[] = [];
   for (;;) {
-    const graph = await bundleServerGraph({ entry, outdir: join(outdir, "server"), root, serverModules });
-    const ssr = await bundleClientModules(graph, join(outdir, "ssr"));
+    const graph = await bundleServerGraph({ entry, outdir: join(outdir, "server"), root, serverModules, external });
+    const ssr = await bundleClientModules(graph, join(outdir, "ssr"), external);
     const registered = new Set(Object.values(graph.serverModules));
     const missing = ssr.serverModules.filter((path) => !registered.has(path));
     if (missing.length === 0) return { graph, ssr };
@@ -124,8 +137,8 @@ async function servedFiles(root: string, browserJS: string, cssFiles: string[], 
 const sortedByKey = <T>(record: Record<string, T>): Record<string, T> => Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : 1)));
 
 /** Bundles the app whose server entry is `entry` into `outdir` (the server graph and SSR bundles; the served files in memory). */
-async function bundleApp(entry: string, root: string, browserEntry: string, outdir: string): Promise<BundledApp> {
-  const { graph, ssr } = await bundleGraphs(entry, outdir, root);
+async function bundleApp(entry: string, root: string, browserEntry: string, outdir: string, external: string[] = []): Promise<BundledApp> {
+  const { graph, ssr } = await bundleGraphs(entry, outdir, root, external);
   const browserDir = join(outdir, "browser");
   const browser = await bundleBrowser(graph, browserEntry, browserDir);
   await rm(browserDir, { recursive: true, force: true });
@@ -140,6 +153,7 @@ async function bundleApp(entry: string, root: string, browserEntry: string, outd
     server: fromFolder(outdir, fileURLToPath(graph.url)),
     ssr: fromFolder(outdir, ssr.outfile),
     clientManifest: sortedByKey(graph.clientManifest),
+    external: sortedByKey({ ...graph.externals, ...ssr.externals }),
     bootstrap: served.browserPath,
     stylesheets: served.stylesheets,
     files: Object.fromEntries(Object.entries(files).map(([path, asset]) => [path, { file: "client" + path.slice("/_contrail".length), headers: asset.headers }])),
@@ -147,18 +161,26 @@ async function bundleApp(entry: string, root: string, browserEntry: string, outd
   return { manifest, files, inputs: [...graph.inputs, ...ssr.inputs, ...browser.inputs, ...served.inputs] };
 }
 
+/** What `build` reports. */
+export interface BuildResult {
+  /** The packages the bundles import from node_modules rather than hold, and why: a process that serves the build needs them installed. */
+  external: Record<string, ExternalReason>;
+}
+
 /**
  * Builds the app whose server entry is `server` into `outdir`, for
  * `loadApp(server, { build: outdir })`: the bundles, the files the app
  * serves (in `client/`), `manifest.json`, and the key that encrypts server
  * functions' bound arguments (`server-functions.key`, made once and kept by
- * rebuilds; never served). The same sources make the same bytes.
+ * rebuilds; never served). The same sources make the same bytes. The
+ * bundles hold the packages they import, but those the process shares
+ * (React), native addons and `external` ones: it reports those.
  */
-export async function build(server: string | URL, options: BuildOptions & { outdir: string | URL }): Promise<void> {
+export async function build(server: string | URL, options: BuildOptions & { outdir: string | URL }): Promise<BuildResult> {
   const outdir = resolve(pathOf(options.outdir));
   const root = resolve(pathOf(options.root ?? process.cwd()));
   for (const output of ["server", "ssr", "client", MANIFEST_FILE]) await rm(join(outdir, output), { recursive: true, force: true });
-  const app = await bundleApp(resolve(pathOf(server)), root, pathOf(options.browser ?? DEFAULT_BROWSER_ENTRY), outdir);
+  const app = await bundleApp(resolve(pathOf(server)), root, pathOf(options.browser ?? DEFAULT_BROWSER_ENTRY), outdir, options.external);
   for (const [path, entry] of Object.entries(app.manifest.files)) {
     await mkdir(dirname(join(outdir, entry.file)), { recursive: true });
     const { body, headers } = app.files[path];
@@ -176,6 +198,7 @@ export async function build(server: string | URL, options: BuildOptions & { outd
   }
   await writeFile(join(outdir, MANIFEST_FILE), JSON.stringify(app.manifest, null, 2) + "\n");
   writeKeyFile(outdir);
+  return { external: app.manifest.external };
 }
 
 /** The build in `outdir`, checked against the process that would serve it. */
@@ -267,7 +290,7 @@ export async function loadApp<Exports = Record<string, any>>(server: string | UR
   assertOwnKeyIsEnough();
   const { outdir, remove } = startFolder(entry);
   try {
-    const app = await bundleApp(entry, root, pathOf(options.browser ?? DEFAULT_BROWSER_ENTRY), outdir);
+    const app = await bundleApp(entry, root, pathOf(options.browser ?? DEFAULT_BROWSER_ENTRY), outdir, options.external);
     if (bunWatches()) await watchSources(app.inputs);
     return await start(app, outdir, root, options);
   } finally {

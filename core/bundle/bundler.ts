@@ -3,6 +3,7 @@
 // browser) goes through here, so JSX, NODE_ENV, module rewriting, CSS and
 // imported assets behave the same whichever runtime bundles.
 import { isBuiltin } from "node:module";
+import { existsSync, readFileSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
 import { ASSET_FILE, assetFile, type AssetFile } from "./asset-files.ts";
@@ -29,10 +30,14 @@ export interface BundleSpec {
   platform: "server" | "browser";
   conditions?: string[];
   /**
-   * Bare imports are not bundled but imported from the packages the host
-   * process itself resolves (by file path), so the bundle shares its React.
+   * Packages the bundle shares with the host process (by name, with their
+   * subpaths): not bundled but imported from the files the host itself
+   * imports, so the process holds one React. A server bundle holds every
+   * other package but native addons and `external` ones.
    */
-  externalPackages?: boolean;
+  sharedWithHost?: readonly string[];
+  /** Packages (by name, with their subpaths) a server bundle leaves to the process to import, as esbuild's and Bun.build's `external`. */
+  external?: readonly string[];
   /**
    * Replaces a module's source (read from `path`), or leaves it (undefined).
    * Contents that end with an inline source map (to the source) are mapped
@@ -44,8 +49,8 @@ export interface BundleSpec {
 const SOURCE_FILE = /\.[cm]?[jt]sx?$/;
 const GENERATED = "contrail-generated";
 const BARE_IMPORT = /^[^./]/;
-// What the host process can import itself; anything else a package holds (CSS, images) is bundled.
-const HOST_MODULE = /\.(?:[cm]?js|json|node)$/;
+// Packages that load a compiled addon from their own folder at run time.
+const ADDON_LOADERS = ["bindings", "node-gyp-build", "node-gyp-build-optional-packages", "prebuild-install", "@mapbox/node-pre-gyp"];
 
 /** A module's loader: JavaScript files may hold JSX, as many React codebases' do. */
 export function loaderFor(path: string): Loader {
@@ -53,9 +58,14 @@ export function loaderFor(path: string): Loader {
   return extension === "ts" || extension === "tsx" ? extension : "jsx";
 }
 
+/** Why a package stays outside a server bundle. */
+export type ExternalReason = "shared with the host" | "native addon" | "external";
+
 export interface Bundled {
   /** The file written. */
   outfile: string;
+  /** The packages it imports rather than holds, by name. */
+  externals: Record<string, ExternalReason>;
   /** The source files it was built from. */
   inputs: string[];
   /** The CSS files it imports, in import order. */
@@ -159,13 +169,70 @@ function stylesheetsOf(metafile: Metafile, base: string): string[] {
 export async function bundle(spec: BundleSpec): Promise<Bundled> {
   const Bun = (globalThis as any).Bun;
   const hooks = loadHooks(spec);
-  const { outfile, metafile } = await (Bun ? bundleWithBun(Bun, spec, hooks) : bundleWithEsbuild(spec, hooks));
+  const externals = externalsOf(spec);
+  const { outfile, metafile } = await (Bun ? bundleWithBun(Bun, spec, hooks, externals) : bundleWithEsbuild(spec, hooks, externals));
   // esbuild's metafile names files from the app's folder, Bun's from the working directory.
-  return { outfile, inputs: hooks.inputs, stylesheets: stylesheetsOf(metafile, Bun ? process.cwd() : spec.root), assets: hooks.assets };
+  const stylesheets = stylesheetsOf(metafile, Bun ? process.cwd() : spec.root);
+  return { outfile, externals: externals.found, inputs: hooks.inputs, stylesheets, assets: hooks.assets };
 }
 
-/** Whether the host process imports `path` itself rather than the bundle holding it. */
-const importedByHost = (path: string) => isBuiltin(path) || HOST_MODULE.test(path);
+/** The package a bare import names: "name" or "@scope/name". */
+function packageNameOf(specifier: string): string {
+  const parts = specifier.split("/");
+  return parts.slice(0, specifier.startsWith("@") ? 2 : 1).join("/");
+}
+
+// By package folder: whether it holds a native addon.
+const nativeAddons = new Map<string, boolean>();
+
+/**
+ * Whether `path` is a native addon or a module of a package that builds or
+ * loads one from its own folder: the addon is a file no bundle can hold.
+ */
+function isNativeAddon(path: string): boolean {
+  if (path.endsWith(".node")) return true;
+  for (let dir = dirname(path); dirname(dir) !== dir; dir = dirname(dir)) {
+    const manifestFile = join(dir, "package.json");
+    if (!existsSync(manifestFile)) continue;
+    const manifest = JSON.parse(readFileSync(manifestFile, "utf8"));
+    // Folders inside a package may hold a package.json of their own ({ "type": "module" }): the package's names it.
+    if (typeof manifest.name !== "string") continue;
+    let native = nativeAddons.get(dir);
+    if (native === undefined) {
+      const dependencies = { ...manifest.dependencies, ...manifest.optionalDependencies };
+      native = manifest.gypfile === true || existsSync(join(dir, "binding.gyp")) || ADDON_LOADERS.some((loader) => loader === manifest.name || Object.hasOwn(dependencies, loader));
+      nativeAddons.set(dir, native);
+    }
+    return native;
+  }
+  return false;
+}
+
+/** Which bare imports a server bundle leaves to the process (and the packages it left, with why); browser bundles hold every one. */
+function externalsOf(spec: BundleSpec) {
+  const found: Record<string, ExternalReason> = {};
+  const named = (names: readonly string[] | undefined, specifier: string) => names?.some((name) => specifier === name || specifier.startsWith(name + "/")) ?? false;
+  return {
+    applies: spec.platform === "server",
+    found,
+    /** Why the bare import `specifier`, resolved to `path`, stays out of the bundle, or undefined when the bundle holds it. */
+    reason(specifier: string, path: string): ExternalReason | undefined {
+      // A package's stylesheets and assets are the bundle's, wherever its modules are.
+      if (CSS_FILE.test(path) || ASSET_FILE.test(path)) return undefined;
+      const reason: ExternalReason | undefined = named(spec.sharedWithHost, specifier)
+        ? "shared with the host"
+        : named(spec.external, specifier)
+          ? "external"
+          : isNativeAddon(path)
+            ? "native addon"
+            : undefined;
+      if (reason !== undefined) found[packageNameOf(specifier)] = reason;
+      return reason;
+    },
+  };
+}
+
+type Externals = ReturnType<typeof externalsOf>;
 
 /** How a bundle in `outdir` imports the host's file `path`: relatively, so the output moves with the app and holds no machine path. */
 function hostImport(outdir: string, path: string): string {
@@ -173,16 +240,23 @@ function hostImport(outdir: string, path: string): string {
   return specifier.startsWith(".") ? specifier : "./" + specifier;
 }
 
-async function bundleWithBun(Bun: any, spec: BundleSpec, hooks: LoadHooks): Promise<{ outfile: string; metafile: Metafile }> {
+async function bundleWithBun(Bun: any, spec: BundleSpec, hooks: LoadHooks, externals: Externals): Promise<{ outfile: string; metafile: Metafile }> {
   const plugins: unknown[] = [loadPlugin(spec, hooks)];
-  if (spec.externalPackages) {
+  if (externals.applies) {
     plugins.push({
-      name: "contrail-host-packages",
+      name: "contrail-externals",
       setup: (build: any) =>
         build.onResolve({ filter: BARE_IMPORT }, (args: any) => {
           if (isBuiltin(args.path)) return { path: args.path, external: true };
-          const path = Bun.resolveSync(args.path, args.importer.startsWith("contrail:") ? spec.root : dirname(args.importer));
-          return importedByHost(path) ? { path: hostImport(spec.outdir, path), external: true } : { path };
+          let path: string;
+          try {
+            path = Bun.resolveSync(args.path, args.importer.startsWith("contrail:") ? spec.root : dirname(args.importer));
+          } catch {
+            // Bun.build reports it, or leaves it to a try around an optional require().
+            return undefined;
+          }
+          // Bundled: resolved again by Bun.build, with the bundle's conditions (react-server).
+          return externals.reason(args.path, path) === undefined ? undefined : { path: hostImport(spec.outdir, path), external: true };
         }),
     });
   }
@@ -219,20 +293,22 @@ async function chainSourceMaps(outfile: string, outdir: string, sourceMaps: Map<
   await writeFile(outfile, bundled.code + inlineSourceMapComment(chain(bundled.map, inputs)));
 }
 
-async function bundleWithEsbuild(spec: BundleSpec, hooks: LoadHooks): Promise<{ outfile: string; metafile: Metafile }> {
+async function bundleWithEsbuild(spec: BundleSpec, hooks: LoadHooks, externals: Externals): Promise<{ outfile: string; metafile: Metafile }> {
   const esbuild = await import("esbuild");
   const plugins: import("esbuild").Plugin[] = [loadPlugin(spec, hooks) as unknown as import("esbuild").Plugin];
-  if (spec.externalPackages) {
+  if (externals.applies) {
     const resolving = Symbol("resolving");
     plugins.push({
-      name: "contrail-host-packages",
+      name: "contrail-externals",
       setup: (build) =>
         build.onResolve({ filter: BARE_IMPORT }, async (args) => {
           if (args.pluginData === resolving) return undefined;
           if (isBuiltin(args.path)) return { path: args.path, external: true };
-          const resolved = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, pluginData: resolving });
-          if (resolved.errors.length > 0) return { errors: resolved.errors };
-          return importedByHost(resolved.path) ? { path: hostImport(spec.outdir, resolved.path), external: true } : { path: resolved.path };
+          const resolved = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: resolving });
+          // esbuild reports it, or leaves it to a try around an optional require().
+          if (resolved.errors.length > 0 || resolved.external) return undefined;
+          if (externals.reason(args.path, resolved.path) === undefined) return { path: resolved.path, namespace: resolved.namespace, suffix: resolved.suffix, sideEffects: resolved.sideEffects };
+          return { path: hostImport(spec.outdir, resolved.path), external: true };
         }),
     });
   }

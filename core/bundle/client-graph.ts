@@ -1,6 +1,7 @@
 // The client graph of an app: its "use client" modules, bundled twice. Once
 // for server-side rendering in this process (JSX and TypeScript compiled on
-// every runtime, packages shared with the process so there is one React), and
+// every runtime, their packages held but those shared with the process, so
+// there is one React), and
 // once for the browser, where React's client finds each module by its id
 // through `__webpack_require__`. In both, a "use server" module the client
 // modules import is replaced by server references to its exports.
@@ -8,7 +9,7 @@ import { readFile } from "node:fs/promises";
 import { extname } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { AssetFile } from "./asset-files.ts";
-import { bundle, exportNamesOf, type BundleSpec } from "./bundler.ts";
+import { bundle, exportNamesOf, type BundleSpec, type ExternalReason } from "./bundler.ts";
 import { moduleIdOf, type ServerGraph } from "./server-graph.ts";
 import { isServerModule, serverReferenceModule, type ServerReferenceSource } from "./use-server.ts";
 
@@ -17,6 +18,14 @@ const BROWSER_MODULE = fileURLToPath(new URL("../html/browser" + extname(import.
 
 const SSR_REFERENCES: ServerReferenceSource = { client: "react-server-dom-webpack/client.edge" };
 const BROWSER_REFERENCES: ServerReferenceSource = { client: "react-server-dom-webpack/client.browser", callServerModule: BROWSER_MODULE };
+
+/**
+ * The packages the process itself imports for server-side rendering (React,
+ * react-dom/server, Flight's client, contrail's HTML renderer): the client
+ * modules import the same instances, as two copies of React in one graph
+ * break hooks and context. react-dom's scheduler comes with react-dom.
+ */
+export const HOST_PACKAGES = ["react", "react-dom", "react-server-dom-webpack", "contrail"];
 
 /** Source of a module whose `modules` maps each client module id to its namespace, in id order (the same every build). */
 function moduleMapSource(graph: ServerGraph): string {
@@ -39,6 +48,8 @@ function serverReferences(graph: ServerGraph, source: ServerReferenceSource): { 
 
 export interface SSRBundle {
   outfile: string;
+  /** The packages it imports rather than holds. */
+  externals: Record<string, ExternalReason>;
   /** Its source files. */
   inputs: string[];
   /** The "use server" modules the client modules import (file paths). */
@@ -48,12 +59,13 @@ export interface SSRBundle {
 }
 
 /** The client modules bundled for server-side rendering in this process. */
-export async function bundleClientModules(graph: ServerGraph, outdir: string): Promise<SSRBundle> {
+export async function bundleClientModules(graph: ServerGraph, outdir: string, external: readonly string[] = []): Promise<SSRBundle> {
   const entry = "contrail:ssr-entry";
   const { load, replaced } = serverReferences(graph, SSR_REFERENCES);
   const generated = { [entry]: moduleMapSource(graph) };
-  const { outfile, inputs, assets } = await bundle({ entry, generated, outdir, root: graph.root, name: "ssr", platform: "server", externalPackages: true, load });
-  return { outfile, inputs, assets, serverModules: replaced.sort() };
+  const spec: BundleSpec = { entry, generated, outdir, root: graph.root, name: "ssr", platform: "server", sharedWithHost: HOST_PACKAGES, external, load };
+  const { outfile, externals, inputs, assets } = await bundle(spec);
+  return { outfile, externals, inputs, assets, serverModules: replaced.sort() };
 }
 
 /** Loads the SSR bundle `file`: client module id → module namespace. */

@@ -10,7 +10,7 @@ import { extname, isAbsolute, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { ClientManifest } from "../flight/types.ts";
 import type { AssetFile } from "./asset-files.ts";
-import { bundle, exportNamesOf, loaderFor, type Loader } from "./bundler.ts";
+import { bundle, exportNamesOf, loaderFor, type BundleSpec, type ExternalReason, type Loader } from "./bundler.ts";
 import { hoistInlineServerFunctions } from "./inline-server-functions.ts";
 import { inlineSourceMapComment } from "./source-map.ts";
 import { clientReferenceModule, isClientModule } from "./use-client.ts";
@@ -27,6 +27,8 @@ export interface ServerGraph {
   clientModules: Record<string, string>;
   /** "use server" module id → file: the modules whose exports the server graph registered. */
   serverModules: Record<string, string>;
+  /** The packages it imports rather than holds (native addons, `external`). */
+  externals: Record<string, ExternalReason>;
   /** The source files of the server graph. */
   inputs: string[];
   /** The CSS files it imports, in import order. */
@@ -47,6 +49,8 @@ export interface BundleOptions {
    * does not import them: those only client components import.
    */
   serverModules?: string[];
+  /** Packages (by name, with their subpaths) left to the process to import, as esbuild's `external`; native addons always are. */
+  external?: readonly string[];
 }
 
 // This file's own extension: `.ts` from source, `.js` once compiled to dist/.
@@ -86,7 +90,8 @@ export async function bundleServerGraph(options: BundleOptions): Promise<ServerG
     return contents === source ? undefined : { contents, loader: loaderFor(path) };
   }
 
-  const bundled = await bundle({ entry, outdir: options.outdir, root, name: "server", platform: "server", conditions: ["react-server"], load });
-  const { outfile, inputs, stylesheets, assets } = bundled;
-  return { url: pathToFileURL(isAbsolute(outfile) ? outfile : join(root, outfile)).href, root, clientManifest, clientModules, serverModules, inputs, stylesheets, assets };
+  const spec: BundleSpec = { entry, outdir: options.outdir, root, name: "server", platform: "server", conditions: ["react-server"], external: options.external, load };
+  const { outfile, externals, inputs, stylesheets, assets } = await bundle(spec);
+  const url = pathToFileURL(isAbsolute(outfile) ? outfile : join(root, outfile)).href;
+  return { url, root, clientManifest, clientModules, serverModules, externals, inputs, stylesheets, assets };
 }
