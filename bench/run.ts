@@ -13,8 +13,10 @@
 // --out <folder> writes the results there instead of bench/results/ (a trial run).
 // The Vite RSC plugin's app, stock against contrail/compat (bench/vite-rsc.ts),
 // runs last, in rounds of 3 s (quick: 2 s), 3 of them (quick: 1); --no-vite-rsc skips it.
+// Start-up from a build (bench/startup.ts): 7 processes per runtime and app (quick: 3);
+// --startup-only runs it alone and puts its table into latest.md in place of the last one.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { machineLine, packageVersion, runtimeVersion } from "../core/bench/machine.ts";
@@ -24,6 +26,7 @@ import { scenarioTitles } from "./scenario-titles.ts";
 import { runHttpBench } from "./http.ts";
 import { writePatchedServer } from "./patched.ts";
 import { processesSection, runProcessBench } from "./processes.ts";
+import { runStartupBench, startupSection } from "./startup.ts";
 import { runViteRscBench, viteRscSection } from "./vite-rsc.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -55,6 +58,7 @@ const PROCESS_BENCH = { seconds: quick ? 2 : 5, repeats: quick ? 1 : 3 };
 const VITE_RSC = process.argv.includes("--no-vite-rsc")
   ? undefined
   : { seconds: Number(flagValue("--vite-rsc-seconds") ?? (quick ? 2 : 3)), rounds: Number(flagValue("--vite-rsc-rounds") ?? (quick ? 1 : 3)), connections: 10 };
+const STARTUP_PROCESSES = quick ? 3 : 7;
 const IMPLS = ["stock", "patched", "contrail"];
 const STAGES = ["flight", "flight-dev", "decode", "decode+html", "pipeline"];
 const bin = (name: string) => join(root, "node_modules", ".bin", name);
@@ -118,6 +122,22 @@ if (process.argv.includes("--processes-only")) {
   process.exit(0);
 }
 
+if (process.argv.includes("--startup-only")) {
+  const startup = await runStartupBench(root, Object.keys(RUNTIMES), STARTUP_PROCESSES);
+  const section = startupSection(startup, `node bench/run.ts --startup-only${quick ? " --quick" : ""}`);
+  const latest = join(outDir, "latest.md");
+  const report = existsSync(latest) ? readFileSync(latest, "utf8") : "";
+  // The section replaces its last run's (up to the next section), or ends the report.
+  const start = report.indexOf("\n## Start-up from a build");
+  const end = start < 0 ? -1 : report.indexOf("\n## ", start + 1);
+  const updated = start < 0 ? report + section.join("\n") + "\n" : report.slice(0, start + 1) + section.join("\n") + (end < 0 ? "\n" : report.slice(end));
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(latest, updated);
+  writeFileSync(join(outDir, "startup.json"), JSON.stringify({ date: new Date().toISOString(), quick, startup }, null, 2));
+  console.log(section.join("\n"));
+  process.exit(0);
+}
+
 writePatchedServer();
 // The load average before the run: other work on the machine shares its cores.
 const machine = machineLine();
@@ -155,6 +175,7 @@ for (const runtime of Object.keys(RUNTIMES)) {
 
 const http = await runHttpBench(root, RUNTIMES, HTTP_SECONDS);
 const processes = await runProcessBench(root, RUNTIMES, PROCESS_BENCH);
+const startup = await runStartupBench(root, Object.keys(RUNTIMES), STARTUP_PROCESSES);
 const viteRsc = VITE_RSC && (await runViteRscBench({ ...VITE_RSC, runtimes: Object.keys(RUNTIMES) }));
 
 // Cells: median of the per-process medians, with the spread between processes.
@@ -306,6 +327,7 @@ for (const result of http.filter((r) => r.impl === "contrail")) {
 }
 lines.push(``);
 lines.push(...processesSection(processes, COMMAND));
+lines.push(...startupSection(startup, COMMAND));
 if (viteRsc) lines.push(...viteRscSection(viteRsc));
 
 mkdirSync(outDir, { recursive: true });
@@ -326,6 +348,6 @@ const report = matrixReport(cells, http, {
   ],
   viteRsc,
 });
-writeFileSync(join(outDir, "latest.json"), JSON.stringify({ date: new Date().toISOString(), quick, processes: PROCESSES, cells, ratios, http, everyCore: processes, viteRsc, report }, null, 2));
+writeFileSync(join(outDir, "latest.json"), JSON.stringify({ date: new Date().toISOString(), quick, processes: PROCESSES, cells, ratios, http, everyCore: processes, startup, viteRsc, report }, null, 2));
 writeFileSync(join(outDir, "latest.svg"), reportSVG(report));
 console.log(lines.join("\n"));
