@@ -3,7 +3,7 @@
 // two guides reads the same in both, and the README's smallest app is made
 // of files the package and production suites install from the tarball.
 import { deepStrictEqual, ok } from "node:assert/strict";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, normalize } from "node:path";
 import { run, test } from "./support/harness.ts";
 import { APP_FILES, HONO_FILES, HOST_FILES, guides, namedBlocks, readmeFiles } from "./support/user-project.ts";
@@ -65,6 +65,12 @@ test("the README's smallest app is made of files the tarball suites install, the
   for (const file of shown) ok(installed.has(file), `the README shows ${file}, which no tarball suite installs`);
   const files = readmeFiles(); // throws if a file differs between two guides
   for (const file of installed) ok(files.has(file), `no guide shows ${file}`);
+});
+
+test("the proxies guide shows examples/nginx.conf as it is (tests/proxy.test.ts runs the file)", () => {
+  const root = new URL("..", import.meta.url);
+  const config = readFileSync(new URL("examples/nginx.conf", root), "utf8");
+  ok(readFileSync(new URL("docs/proxies.md", root), "utf8").includes("```nginx\n" + config + "```"), "docs/proxies.md's nginx block differs from examples/nginx.conf");
 });
 
 await run("docs");
