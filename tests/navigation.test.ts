@@ -10,12 +10,12 @@
 // another; a javascript: URL never runs), a navigation superseded by a newer
 // one, and a server function that redirects.
 import { ok, strictEqual } from "node:assert/strict";
-import { createServer } from "node:http";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { loadApp } from "../core/bundle/app.ts";
 import { SCRIPT_URL } from "./fixtures/navigation/script-url.ts";
 import { launchBrowser } from "./support/browser.ts";
+import { serveInProcess } from "./support/listen.ts";
 import { eventually, run, test } from "./support/harness.ts";
 
 const fixture = new URL("./fixtures/navigation/", import.meta.url).pathname;
@@ -25,21 +25,7 @@ let browser: Browser;
 
 test("the app loads and this runtime's adapter serves it", async () => {
   const app: any = await loadApp(join(fixture, "server.tsx"), { root: fixture });
-  const { Bun, Deno } = globalThis as any;
-  if (Bun) {
-    const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: app.bunFetch });
-    base = `http://127.0.0.1:${server.port}`;
-    stop = () => server.stop(true);
-  } else if (Deno) {
-    const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, app.denoFetch);
-    base = `http://127.0.0.1:${server.addr.port}`;
-    stop = () => void server.shutdown();
-  } else {
-    const server = createServer(app.listener);
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-    stop = () => void server.close();
-  }
+  ({ base, stop } = await serveInProcess(app));
   browser = await launchBrowser();
 });
 
