@@ -11,6 +11,7 @@ import { sealBoundArguments, useServerFunctionsKey } from "../core/flight/bound-
 import { hiddenFields, sealedField, sealedOf, tampered } from "./support/bound-forms.ts";
 import { run, test } from "./support/harness.ts";
 import { hostScriptCommand, startServerProcess, type ServerProcess } from "./support/server-process.ts";
+import { REACT2SHELL, promiseCycle } from "./fixtures/hostile/replies.ts";
 
 // React's browser client calls server functions (the edge client is for server-side rendering); it
 // wraps the chunk loader of a webpack runtime when it loads, so it needs one.
@@ -146,15 +147,6 @@ const RECORD_BOUND = "./actions.ts#record#bound";
 /** The sealed arguments and the hidden fields of the page's form bound to `record`, by server. */
 const sealedRecord: Record<string, string> = {};
 const boundRecordFields: Record<string, [string, string][]> = {};
-const REACT2SHELL = JSON.stringify({
-  then: "$1:__proto__:then",
-  status: "resolved_model",
-  reason: -1,
-  value: '{"then":"$B1337"}',
-  _response: { _prefix: "process.exit(1)//", _formData: { get: "$1:constructor:constructor" } },
-});
-/** A root promise resolving through 1000 promises back to the first. */
-const promiseCycle: [string, string][] = [["0", '"$@1"'], ...Array.from({ length: 1000 }, (_, i) => [String(i + 1), `"$@${i === 999 ? 1 : i + 2}"`] as [string, string])];
 
 const hostile: Hostile[] = [
   { name: "unknown id", status: 404, send: jsCall("./actions.ts#nope", "[]") },
@@ -219,7 +211,7 @@ const hostile: Hostile[] = [
   { name: '["$1:__proto__:then"]', status: 400, send: jsMultipart(ECHO, [["0", '["$1:__proto__:then"]'], ["1", "{}"]]) },
   { name: "root: a promise of itself", status: 400, send: jsMultipart(ECHO, [["0", '"$@0"']]) },
   { name: "root: two promises resolving to each other", status: 400, send: jsMultipart(ECHO, [["0", '"$@1"'], ["1", '"$@0"']]) },
-  { name: "root: a cycle of 1000 promises", status: 400, send: jsMultipart(ECHO, promiseCycle) },
+  { name: "root: a cycle of 1000 promises", status: 400, send: jsMultipart(ECHO, promiseCycle(1000)) },
 ];
 
 const servers: Record<string, ServerProcess> = {};
