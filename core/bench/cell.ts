@@ -12,7 +12,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { build, loadApp } from "../bundle/app.ts";
-import { loadClientModules } from "../bundle/client-graph.ts";
+import { loadClientModules } from "../bundle/manifest.ts";
 import { currentApp } from "../serve/app-context.ts";
 import { renderFizz } from "../html/fizz.ts";
 import { injectFlightPayload } from "../html/inline-payload.ts";

@@ -7,7 +7,7 @@
 // modules import is replaced by server references to its exports.
 import { readFile } from "node:fs/promises";
 import { extname } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 import type { AssetFile } from "./asset-files.ts";
 import { bundle, exportNamesOf, type BundleSpec, type ExternalReason } from "./bundler.ts";
 import { moduleIdOf, type ServerGraph } from "./server-graph.ts";
@@ -66,11 +66,6 @@ export async function bundleClientModules(graph: ServerGraph, outdir: string, ex
   const spec: BundleSpec = { entry, generated, outdir, root: graph.root, name: "ssr", platform: "server", sharedWithHost: HOST_PACKAGES, external, load };
   const { outfile, externals, inputs, assets } = await bundle(spec);
   return { outfile, externals, inputs, assets, serverModules: replaced.sort() };
-}
-
-/** Loads the SSR bundle `file`: client module id → module namespace. */
-export async function loadClientModules(file: string): Promise<Record<string, unknown>> {
-  return (await import(pathToFileURL(file).href)).modules;
 }
 
 export interface BrowserBundle {

@@ -1,0 +1,56 @@
+// What a build holds and what every process that starts an app shares: the
+// manifest `contrail build` writes (./build.ts) and `loadApp` reads (./app.ts).
+import { relative } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import type { Asset } from "../serve/app-context.ts";
+import type { Encoding } from "../serve/compression.ts";
+import type { ClientManifest } from "../flight/types.ts";
+import type { ExternalReason } from "./bundler.ts";
+
+/** What a build's `manifest.json` holds: everything a process needs to serve the app but the bundles themselves. */
+export interface BuildManifest {
+  /** The app's folder, from the build's (the default root of the process that serves it). */
+  root: string;
+  /** The server entry, from the app's folder. */
+  entry: string;
+  /** React's build the bundles hold: "production" or "development". */
+  mode: string;
+  /** "bun" (Bun.build; its output runs on Bun) or "esbuild" (runs on every runtime). */
+  bundler: "bun" | "esbuild";
+  /** The bundles, from the build's folder. */
+  server: string;
+  ssr: string;
+  clientManifest: ClientManifest;
+  /**
+   * The packages the bundles import from node_modules rather than hold, and
+   * why: shared with the host process (one React), native addons, `external`.
+   */
+  external: Record<string, ExternalReason>;
+  /** The browser bundle's URL and the stylesheets'. */
+  bootstrap: string;
+  stylesheets: string[];
+  /**
+   * What the handlers serve under `/_contrail/`: its file in the build's
+   * `client/` folder, its headers, and the files of its compressed forms
+   * (those smaller than it).
+   */
+  files: Record<string, { file: string; headers: Record<string, string>; encoded?: Partial<Record<Encoding, string>> }>;
+}
+
+/** A bundled app: its manifest, the bytes of the files it serves, and its sources. */
+export interface BundledApp {
+  manifest: BuildManifest;
+  files: Record<string, Asset>;
+  inputs: string[];
+}
+
+export const MANIFEST_FILE = "manifest.json";
+
+export const pathOf = (file: string | URL) => (file instanceof URL || file.startsWith("file:") ? fileURLToPath(file) : file);
+export const mode = () => (process.env.NODE_ENV === "production" ? "production" : "development");
+export const fromFolder = (folder: string, path: string) => relative(folder, path).split("\\").join("/");
+
+/** Loads the SSR bundle `file`: client module id → module namespace. */
+export async function loadClientModules(file: string): Promise<Record<string, unknown>> {
+  return (await import(pathToFileURL(file).href)).modules;
+}
