@@ -10,12 +10,12 @@
 // creates with contrail's adapters answer HTML pages that hydrate, Flight
 // when asked, and serve those files.
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { setCurrentApp, type Asset } from "../serve/app-context.ts";
+import { setCurrentApp, type AppContext, type Asset } from "../serve/app-context.ts";
 import { ENCODINGS } from "../serve/compression.ts";
 import { renderToHTMLStream, type HTMLOptions } from "../html/index.ts";
 import { enableSourceMaps } from "../flight/dev/source-maps.ts";
@@ -35,6 +35,12 @@ export interface AppOptions extends BuildOptions, Pick<HTMLOptions, "nonce" | "o
    * is bundled at start, and rebuilt by the runtime's watch mode).
    */
   build?: string | URL;
+  /**
+   * In development, rebuild the app when its sources change and update the
+   * open pages in place (hot updates, ./watch.ts). Default: true, unless the
+   * runtime's own watch mode restarts the process instead.
+   */
+  hot?: boolean;
   /** The folder of static files served at the site's root (a path or file URL), or false for none. Default: `<root>/public`. */
   public?: string | URL | false;
 }
@@ -78,22 +84,29 @@ async function readBuild(outdir: string, entry: string): Promise<BundledApp> {
  * sources reach the process only through bundles: import them as text so
  * Bun watches them too (Deno and Node take paths to watch).
  */
-async function watchSources(inputs: string[]): Promise<void> {
+async function watchSourcesWithBun(inputs: string[]): Promise<void> {
   for (const input of new Set(inputs)) {
     if (!input.includes("/node_modules/")) await import(input, { with: { type: "text" } });
   }
 }
 
-/** Under `bun --watch`, whose watcher would restart the process when a bundle it imported is removed. */
-const bunWatches = () => Boolean((globalThis as any).Bun) && process.execArgv.some((flag) => flag === "--watch" || flag === "--hot");
+/** The command line the process was started with (Deno's flags are not in its execArgv). */
+const commandLine = (): string[] => (existsSync("/proc/self/cmdline") ? readFileSync("/proc/self/cmdline", "utf8").split("\0") : process.execArgv);
+
+/** Whether the runtime's own watch mode restarts this process on edits (`bun --watch`, `deno run --watch`, `node --watch`). */
+function runtimeWatches(): boolean {
+  if (process.env.WATCH_REPORT_DEPENDENCIES) return true; // Node's watch mode runs the app in a child it tells this.
+  return commandLine().some((flag) => flag === "--watch" || flag === "--hot" || flag.startsWith("--watch=") || flag.startsWith("--watch-path") || flag === "--watch-hmr");
+}
 
 /**
- * Where an app bundled at start is written: a new temporary folder, removed
- * once the bundles are imported; under `bun --watch`, one folder per entry,
- * which each restart bundles into again.
+ * Where an app bundled once at start is written: a new temporary folder,
+ * removed once the bundles are imported; under a runtime's watch mode, one
+ * folder per entry, which each restart bundles into again (Bun and Deno
+ * watch the modules a process imported, and would restart it when they go).
  */
 function startFolder(entry: string): { outdir: string; remove: boolean } {
-  if (!bunWatches()) return { outdir: mkdtempSync(join(tmpdir(), "contrail-")), remove: true };
+  if (!runtimeWatches()) return { outdir: mkdtempSync(join(tmpdir(), "contrail-")), remove: true };
   const outdir = join(tmpdir(), `contrail-watch-${createHash("sha256").update(entry).digest("hex").slice(0, 12)}`);
   mkdirSync(outdir, { recursive: true });
   return { outdir, remove: false };
@@ -106,8 +119,8 @@ function publicDirOf(option: AppOptions["public"], root: string): string | undef
   return statSync(path, { throwIfNoEntry: false })?.isDirectory() ? path : undefined;
 }
 
-/** Hands the server graph its app, then imports it; resolves with its exports. */
-async function start<Exports>(app: BundledApp, outdir: string, root: string, options: AppOptions): Promise<Exports> {
+/** Hands the server graph its app (and the development watcher's channel to pages), then imports it; resolves with its exports. */
+async function start<Exports>(app: BundledApp, outdir: string, root: string, options: AppOptions, hot?: AppContext["hot"]): Promise<Exports> {
   const { manifest } = app;
   // Development bundles carry their maps: stacks name the app's sources.
   enableSourceMaps();
@@ -119,6 +132,7 @@ async function start<Exports>(app: BundledApp, outdir: string, root: string, opt
       renderToHTMLStream(parts, { clientModules, bootstrapModules: [bootstrap], stylesheets, nonce: options.nonce, onError: options.onError, signal, url }),
     assets: app.files,
     publicDir: publicDirOf(options.public, root),
+    hot,
   });
   return import(pathToFileURL(join(outdir, manifest.server)).href);
 }
@@ -140,11 +154,16 @@ export async function loadApp<Exports = Record<string, any>>(server: string | UR
   }
   const root = resolve(pathOf(options.root ?? process.cwd()));
   assertOwnKeyIsEnough();
+  const { bundleApp, DEFAULT_BROWSER_ENTRY } = await import("./build.ts");
+  const browserEntry = pathOf(options.browser ?? DEFAULT_BROWSER_ENTRY);
+  if (mode() === "development" && options.hot !== false && !runtimeWatches()) {
+    const { developApp } = await import("./watch.ts");
+    return developApp<Exports>(entry, root, browserEntry, options, (app, outdir, hot) => start(app, outdir, root, options, hot));
+  }
   const { outdir, remove } = startFolder(entry);
   try {
-    const { bundleApp, DEFAULT_BROWSER_ENTRY } = await import("./build.ts");
-    const app = await bundleApp(entry, root, pathOf(options.browser ?? DEFAULT_BROWSER_ENTRY), outdir, options.external);
-    if (bunWatches()) await watchSources(app.inputs);
+    const app = await bundleApp(entry, root, browserEntry, outdir, options.external);
+    if (runtimeWatches() && (globalThis as any).Bun) await watchSourcesWithBun(app.inputs);
     return await start(app, outdir, root, options);
   } finally {
     // Imported: the process holds the bundles (and, in development, their inline source maps).

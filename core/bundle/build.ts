@@ -12,7 +12,8 @@ import type { Asset } from "../serve/app-context.ts";
 import { ENCODINGS, compressBytes, isCompressible } from "../serve/compression.ts";
 import { contentHash, IMMUTABLE, servedAsset, type AssetFile } from "./asset-files.ts";
 import type { ExternalReason } from "./bundler.ts";
-import { bundleBrowser, bundleClientModules, type SSRBundle } from "./client-graph.ts";
+import { bundleBrowser, bundleClientModules, type BrowserBundle, type SSRBundle } from "./client-graph.ts";
+import type { HotBrowserOptions } from "./hot-bundle.ts";
 import { fromFolder, MANIFEST_FILE, mode, pathOf, type BuildManifest, type BundledApp } from "./manifest.ts";
 import { bundleServerGraph, type ServerGraph } from "./server-graph.ts";
 import { writeKeyFile } from "./server-functions-key.ts";
@@ -30,6 +31,9 @@ export interface BuildOptions {
    */
   external?: string[];
 }
+
+// Where a split development bundle's files are served.
+const HOT_FILES = "/_contrail/dev/";
 
 export const DEFAULT_BROWSER_ENTRY = new URL("../html/browser-entry" + extname(import.meta.url), import.meta.url);
 
@@ -52,11 +56,15 @@ async function bundleGraphs(entry: string, outdir: string, root: string, externa
 }
 
 /** Every file the handlers serve under `/_contrail/`, and the stylesheets' URLs. */
-async function servedFiles(root: string, browserJS: string, cssFiles: string[], assetFiles: AssetFile[]) {
+async function servedFiles(root: string, browser: BrowserBundle, cssFiles: string[], assetFiles: AssetFile[]) {
   const files: Record<string, Asset> = {};
+  const script = (js: string): Asset => ({ body: js, headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": IMMUTABLE } });
   // Named by content, so browsers may keep them for good.
-  const browserPath = `/_contrail/${contentHash(browserJS)}.js`;
-  files[browserPath] = { body: browserJS, headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": IMMUTABLE } };
+  let browserPath = `/_contrail/${contentHash(browser.js ?? "")}.js`;
+  if (browser.split) {
+    for (const [file, { js }] of Object.entries(browser.split.files)) files[HOT_FILES + file] = script(js);
+    browserPath = HOT_FILES + browser.split.entry;
+  } else files[browserPath] = script(browser.js!);
   const stylesheet = await bundleStylesheet(root, [...new Set(cssFiles)]);
   const stylesheets: string[] = [];
   if (stylesheet.css !== "") {
@@ -72,13 +80,20 @@ async function servedFiles(root: string, browserJS: string, cssFiles: string[], 
 const sortedByKey = <T>(record: Record<string, T>): Record<string, T> => Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : 1)));
 
 /** Bundles the app whose server entry is `entry` into `outdir` (the server graph and SSR bundles; the served files in memory). */
-export async function bundleApp(entry: string, root: string, browserEntry: string, outdir: string, external: string[] = []): Promise<BundledApp> {
+export async function bundleApp(
+  entry: string,
+  root: string,
+  browserEntry: string,
+  outdir: string,
+  external: string[] = [],
+  hot?: HotBrowserOptions,
+): Promise<BundledApp> {
   const { graph, ssr } = await bundleGraphs(entry, outdir, root, external);
   const browserDir = join(outdir, "browser");
-  const browser = await bundleBrowser(graph, browserEntry, browserDir);
+  const browser = await bundleBrowser(graph, browserEntry, browserDir, hot);
   await rm(browserDir, { recursive: true, force: true });
   // The server's CSS first, then the client components' (the browser bundle holds them all).
-  const served = await servedFiles(root, browser.js, [...graph.stylesheets, ...browser.stylesheets], [...graph.assets, ...ssr.assets, ...browser.assets]);
+  const served = await servedFiles(root, browser, [...graph.stylesheets, ...browser.stylesheets], [...graph.assets, ...ssr.assets, ...browser.assets]);
   const files = sortedByKey(served.files);
   const manifest: BuildManifest = {
     root: fromFolder(outdir, root) || ".",
@@ -93,7 +108,11 @@ export async function bundleApp(entry: string, root: string, browserEntry: strin
     stylesheets: served.stylesheets,
     files: Object.fromEntries(Object.entries(files).map(([path, asset]) => [path, { file: "client" + path.slice("/_contrail".length), headers: asset.headers }])),
   };
-  return { manifest, files, inputs: [...graph.inputs, ...ssr.inputs, ...browser.inputs, ...served.inputs] };
+  const inputs = [...graph.inputs, ...ssr.inputs, ...browser.inputs, ...served.inputs];
+  // A client module is read by the server graph for its exports only: its edits are the browser's.
+  const clientModules = new Set(Object.values(graph.clientModules));
+  const serverInputs = graph.inputs.filter((path) => !clientModules.has(path));
+  return { manifest, files, inputs, hot: browser.split && { serverInputs, browser: browser.split, filesPath: HOT_FILES } };
 }
 
 /** What `build` reports. */

@@ -27,6 +27,12 @@ export interface BundleSpec {
   root: string;
   /** The output's file name, without extension. */
   name: string;
+  /**
+   * More entry points (file paths), split from `entry` into files of their
+   * own and chunks they share: the browser bundle in development, whose
+   * client modules a page imports again, one by one, once edited.
+   */
+  entries?: string[];
   platform: "server" | "browser";
   conditions?: string[];
   /**
@@ -62,8 +68,10 @@ export function loaderFor(path: string): Loader {
 export type ExternalReason = "shared with the host" | "native addon" | "external";
 
 export interface Bundled {
-  /** The file written. */
+  /** The file written (`entry`'s). */
   outfile: string;
+  /** With `entries`: each entry point's file, and every file written, with the source files it holds. */
+  split?: { entryFiles: Record<string, string>; files: Record<string, string[]> };
   /** The packages it imports rather than holds, by name. */
   externals: Record<string, ExternalReason>;
   /** The source files it was built from. */
@@ -83,6 +91,9 @@ function defines(): Record<string, string> {
 
 // Development stacks name the app's sources: every runtime reads a server bundle's inline map.
 const sourcemapFor = (spec: BundleSpec) => (spec.platform === "server" && mode() !== "production" ? "inline" : undefined);
+
+// Named by content: a page imports an edited module again by its new name.
+const SPLIT_NAMES = { entry: "[dir]/[name]-[hash]", chunk: "chunks/[name]-[hash]" };
 
 type LoadResult = { contents: string; loader: Loader | "js"; resolveDir?: string } | undefined;
 
@@ -148,7 +159,7 @@ function loadPlugin(spec: BundleSpec, hooks: LoadHooks) {
 
 interface Metafile {
   inputs: Record<string, { imports: { path: string; external?: boolean }[] }>;
-  outputs: Record<string, { entryPoint?: string }>;
+  outputs: Record<string, { entryPoint?: string; inputs?: Record<string, unknown> }>;
 }
 
 /** The CSS files a bundle imports, in the order its modules run (the order the bundlers give CSS); the metafile's paths are from `base`. */
@@ -165,6 +176,20 @@ function stylesheetsOf(metafile: Metafile, base: string): string[] {
   return order;
 }
 
+/** The files a split bundle wrote (absolute paths): by entry point, and with their inputs. Output paths are from `outputBase`, inputs from `inputBase`. */
+function splitOutputs(metafile: Metafile, outputBase: string, inputBase: string): NonNullable<Bundled["split"]> {
+  // A generated module is named by its name, with or without its namespace.
+  const pathOf = (input: string) => (input.includes(":") ? input.replace(GENERATED + ":", "") : resolve(inputBase, input));
+  const entryFiles: Record<string, string> = {};
+  const files: Record<string, string[]> = {};
+  for (const [output, { entryPoint, inputs }] of Object.entries(metafile.outputs)) {
+    const file = resolve(outputBase, output);
+    files[file] = Object.keys(inputs ?? {}).map(pathOf);
+    if (entryPoint !== undefined) entryFiles[pathOf(entryPoint)] = file;
+  }
+  return { entryFiles, files };
+}
+
 /** Bundles `spec.entry`. */
 export async function bundle(spec: BundleSpec): Promise<Bundled> {
   const Bun = (globalThis as any).Bun;
@@ -172,8 +197,11 @@ export async function bundle(spec: BundleSpec): Promise<Bundled> {
   const externals = externalsOf(spec);
   const { outfile, metafile } = await (Bun ? bundleWithBun(Bun, spec, hooks, externals) : bundleWithEsbuild(spec, hooks, externals));
   // esbuild's metafile names files from the app's folder, Bun's from the working directory.
-  const stylesheets = stylesheetsOf(metafile, Bun ? process.cwd() : spec.root);
-  return { outfile, externals: externals.found, inputs: hooks.inputs, stylesheets, assets: hooks.assets };
+  const base = Bun ? process.cwd() : spec.root;
+  const stylesheets = stylesheetsOf(metafile, base);
+  // Bun names its outputs from the output folder, esbuild from the app's.
+  const split = spec.entries ? splitOutputs(metafile, Bun ? spec.outdir : spec.root, base) : undefined;
+  return { outfile: split?.entryFiles[spec.entry] ?? outfile, split, externals: externals.found, inputs: hooks.inputs, stylesheets, assets: hooks.assets };
 }
 
 /** The package a bare import names: "name" or "@scope/name". */
@@ -261,9 +289,10 @@ async function bundleWithBun(Bun: any, spec: BundleSpec, hooks: LoadHooks, exter
     });
   }
   const result = await Bun.build({
-    entrypoints: [spec.entry],
+    entrypoints: [spec.entry, ...(spec.entries ?? [])],
     outdir: spec.outdir,
-    naming: spec.name + ".[ext]",
+    naming: spec.entries ? { entry: SPLIT_NAMES.entry + ".[ext]", chunk: SPLIT_NAMES.chunk + ".[ext]" } : spec.name + ".[ext]",
+    splitting: spec.entries !== undefined,
     target: spec.platform === "browser" ? "browser" : "bun",
     format: "esm",
     conditions: spec.conditions,
@@ -315,8 +344,10 @@ async function bundleWithEsbuild(spec: BundleSpec, hooks: LoadHooks, externals: 
   const outfile = join(spec.outdir, spec.name + ".mjs");
   const server = spec.platform === "server";
   const result = await esbuild.build({
-    entryPoints: [spec.entry],
-    outfile,
+    entryPoints: [spec.entry, ...(spec.entries ?? [])],
+    ...(spec.entries
+      ? { outdir: spec.outdir, splitting: true, entryNames: SPLIT_NAMES.entry, chunkNames: SPLIT_NAMES.chunk }
+      : { outfile }),
     // Paths in the output (its comments) are relative to the app's folder, wherever the build runs from.
     absWorkingDir: spec.root,
     bundle: true,

@@ -12,6 +12,7 @@ import type { AssetFile } from "./asset-files.ts";
 import { bundle, exportNamesOf, type BundleSpec, type ExternalReason } from "./bundler.ts";
 import { moduleIdOf, type ServerGraph } from "./server-graph.ts";
 import { isServerModule, serverReferenceModule, type ServerReferenceSource } from "./use-server.ts";
+import { hotEntry, packagesToSplit, splitBundleFiles, withRefreshRegistration, type HotBrowserOptions } from "./hot-bundle.ts";
 
 // By path, so the browser's server references call through the same module the entry hydrates with.
 const BROWSER_MODULE = fileURLToPath(new URL("../html/browser" + extname(import.meta.url), import.meta.url));
@@ -68,9 +69,10 @@ export async function bundleClientModules(graph: ServerGraph, outdir: string, ex
   return { outfile, externals, inputs, assets, serverModules: replaced.sort() };
 }
 
+/** The browser bundle: one file (`js`), or in development with hot updates the files of the split bundle (`split`). */
 export interface BrowserBundle {
-  /** Its JavaScript. */
-  js: string;
+  js?: string;
+  split?: SplitBrowserBundle;
   inputs: string[];
   /** The CSS files it imports, in import order. */
   stylesheets: string[];
@@ -78,20 +80,57 @@ export interface BrowserBundle {
   assets: AssetFile[];
 }
 
-/** The browser bundle: every client module registered by id, then `browserEntry`. */
-export async function bundleBrowser(graph: ServerGraph, browserEntry: string, outdir: string): Promise<BrowserBundle> {
+/** A browser bundle split into files a page can import again one by one. */
+export interface SplitBrowserBundle {
+  /** Every file, by path from the bundle's folder: its code, and the source files it holds. */
+  files: Record<string, { js: string; inputs: string[] }>;
+  /** The file the page loads. */
+  entry: string;
+  /** The files the page loads once (the entry, and what it imports once the globals are set): an edit there reloads. */
+  page: string[];
+  /** Each client module's own file, by module id. */
+  modules: Record<string, string>;
+  /** The files of packages kept apart from the app's modules (./hot-bundle.ts), for the next build. */
+  packages?: string[];
+}
+
+// The generated module that defines the registry React's client reads.
+const WEBPACK_RUNTIME = "contrail:webpack-runtime";
+
+/**
+ * The browser bundle: every client module registered by id, then
+ * `browserEntry`. With `hot` (development): split so that each client
+ * module is a file of its own the page can import again once edited, its
+ * components registered with React Fast Refresh, and the page connected to
+ * the development watcher first (./hot-bundle.ts).
+ */
+export async function bundleBrowser(graph: ServerGraph, browserEntry: string, outdir: string, hot?: HotBrowserOptions): Promise<BrowserBundle> {
   const entry = "contrail:browser-entry";
-  const generated = {
-    // React's webpack client reads __webpack_require__ as it loads, and client
-    // modules may load it (through server references): define it first.
-    "contrail:webpack-runtime":
-      "export const registered: Record<string, unknown> = {};\n" +
-      "(globalThis as any).__webpack_require__ = (id: string) => registered[id];\n" +
-      "(globalThis as any).__webpack_chunk_load__ = () => Promise.resolve();\n",
-    "contrail:modules": `import { registered } from "contrail:webpack-runtime";\n${moduleMapSource(graph)}Object.assign(registered, modules);\n`,
-    [entry]: ["contrail:webpack-runtime", "contrail:modules", browserEntry].map((path) => `import ${JSON.stringify(path)};\n`).join(""),
+  const entryImports = [WEBPACK_RUNTIME, "contrail:modules", browserEntry];
+  const references = serverReferences(graph, BROWSER_REFERENCES);
+  const load = hot ? withRefreshRegistration(graph.root, references.load) : references.load;
+  const bundleWith = (packages: string[] | undefined) => {
+    const hotPage = hot && hotEntry(hot, entryImports, packages);
+    const generated: Record<string, string> = {
+      ...hotPage?.generated,
+      // React's webpack client reads __webpack_require__ as it loads, and client
+      // modules may load it (through server references): define it first. The
+      // development watcher's page client replaces modules in it.
+      [WEBPACK_RUNTIME]:
+        "export const registered: Record<string, unknown> = ((globalThis as any).__contrailModules ??= {});\n" +
+        "(globalThis as any).__webpack_require__ = (id: string) => registered[id];\n" +
+        "(globalThis as any).__webpack_chunk_load__ = () => Promise.resolve();\n",
+      "contrail:modules": `import { registered } from "${WEBPACK_RUNTIME}";\n${moduleMapSource(graph)}Object.assign(registered, modules);\n`,
+      [entry]: (hotPage ? hotPage.imports : entryImports).map((path) => `import ${JSON.stringify(path)};\n`).join(""),
+    };
+    const entries = hotPage ? [...Object.values(graph.clientModules).sort(), ...hotPage.entries] : undefined;
+    return bundle({ entry, entries, generated, outdir, root: graph.root, name: "browser", platform: "browser", load });
   };
-  const { load } = serverReferences(graph, BROWSER_REFERENCES);
-  const { outfile, inputs, stylesheets, assets } = await bundle({ entry, generated, outdir, root: graph.root, name: "browser", platform: "browser", load });
-  return { js: await readFile(outfile, "utf8"), inputs, stylesheets, assets };
+  let bundled = await bundleWith(hot?.packages);
+  // A chunk that mixes the app's modules with packages': split them apart, and bundle again.
+  const packages = hot && packagesToSplit(bundled.split!, graph.root, hot.packages);
+  if (packages) bundled = await bundleWith(packages);
+  const { outfile, inputs, stylesheets, assets, split } = bundled;
+  if (!split) return { js: await readFile(outfile, "utf8"), inputs, stylesheets, assets };
+  return { split: await splitBundleFiles(graph, entry, split, outdir, packages ?? hot?.packages), inputs, stylesheets, assets };
 }

@@ -6,6 +6,7 @@ import type { Asset } from "../serve/app-context.ts";
 import type { Encoding } from "../serve/compression.ts";
 import type { ClientManifest } from "../flight/types.ts";
 import type { ExternalReason } from "./bundler.ts";
+import type { SplitBrowserBundle } from "./client-graph.ts";
 
 /** What a build's `manifest.json` holds: everything a process needs to serve the app but the bundles themselves. */
 export interface BuildManifest {
@@ -37,11 +38,13 @@ export interface BuildManifest {
   files: Record<string, { file: string; headers: Record<string, string>; encoded?: Partial<Record<Encoding, string>> }>;
 }
 
-/** A bundled app: its manifest, the bytes of the files it serves, and its sources. */
+/** A bundled app: its manifest, the bytes of the files it serves, and its sources (with hot updates, more of them). */
 export interface BundledApp {
   manifest: BuildManifest;
   files: Record<string, Asset>;
   inputs: string[];
+  /** Bundled for hot updates: the server graph's sources, the split browser bundle, and where its files are served. */
+  hot?: { serverInputs: string[]; browser: SplitBrowserBundle; filesPath: string };
 }
 
 export const MANIFEST_FILE = "manifest.json";

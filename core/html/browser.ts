@@ -15,7 +15,7 @@ import { inlinePayloadStream } from "./payload-stream.ts";
 
 export { Link, type LinkProps } from "./link.ts";
 export { useLocation } from "./location.ts";
-export { callServer, navigate, PageRoot, showRoot, type NavigateOptions } from "./navigation.ts";
+export { callServer, navigate, PageRoot, refresh, showRoot, type NavigateOptions } from "./navigation.ts";
 export { inlinePayloadStream };
 
 /**

@@ -128,6 +128,17 @@ export async function navigate(url: string | URL, options: NavigateOptions = {})
   await load(target, entry, scroll);
 }
 
+/**
+ * Fetches the page shown again and shows it in place, as Next.js's
+ * `router.refresh()` does: React reconciles it with the page shown, so
+ * client state (a counter, an input's text, the scroll) is kept. Before
+ * the document hydrated, or where no PageRoot renders, the document reloads.
+ */
+export async function refresh(): Promise<void> {
+  if (shown === null) return location.reload();
+  await load(shown.url, "current", "none");
+}
+
 /** Fetches the page at `url` and shows it; an answer that is not Flight (an error page, a file) loads as a document. */
 async function load(url: URL, entry: Page["entry"], scroll: Page["scroll"]): Promise<void> {
   const navigation = supersede();

@@ -35,6 +35,8 @@ export interface AppContext {
   assets: Record<string, Asset>;
   /** The app's folder of static files (absolute path), served at the site's root; none if absent. */
   publicDir?: string;
+  /** In development with hot updates: answers the open pages' `/_contrail/hot` requests (../bundle/hot-channel.ts). */
+  hot?: (request: Request) => Promise<Response>;
 }
 
 const SLOT = Symbol.for("contrail.app");

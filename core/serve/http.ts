@@ -6,7 +6,7 @@
 // and headers the render set, a shell that failed; compressed as the request
 // accepts (./compression.ts).
 import { createElement as h } from "react";
-import { currentApp, pageObserver, type Asset, type HTMLRenderer } from "./app-context.ts";
+import { currentApp, pageObserver, type AppContext, type Asset, type HTMLRenderer } from "./app-context.ts";
 import { controlDigest, controlFlowOf, parseControlDigest, type ControlFlow } from "./control-flow.ts";
 import { FLIGHT_HEADERS, HTML_HEADERS, wantsFlight } from "./headers.ts";
 import { compressedRender, encodedHeaders, mayCompress, negotiateEncoding, streamRender } from "./compression.ts";
@@ -83,6 +83,7 @@ export interface Served<Req = Request> {
   notFound: (request: Req) => unknown;
   flight: boolean;
   assets: Record<string, Asset>;
+  hot: AppContext["hot"];
   publicFolder: PublicFolder | null;
   compress: boolean;
   trustProxy: boolean;
@@ -137,6 +138,7 @@ export function resolveServeOptions<Req>(options: ServeOptions<Req>): Served<Req
     notFound: notFound ?? defaultNotFound,
     flight: flight ?? false,
     assets,
+    hot: app?.hot,
     publicFolder: folder ? publicFolder(folder) : null,
     compress: compress ?? true,
     trustProxy: trustProxy ?? false,
@@ -144,9 +146,13 @@ export function resolveServeOptions<Req>(options: ServeOptions<Req>): Served<Req
   };
 }
 
+// The development watcher's channel to open pages.
+const HOT_PATH = "/_contrail/hot";
+
 /** The app's own file (under `/_contrail/`, 404 there if unknown) or a file of its public folder; undefined for the app to answer. */
 export async function fileResponse(served: Served<any>, request: Request): Promise<Response | undefined> {
   const compression = !served.compress ? "off" : DEV ? "fast" : "best";
+  if (served.hot && request.url.includes(HOT_PATH) && new URL(request.url).pathname === HOT_PATH) return served.hot(request);
   return (
     (await ownFileResponse(request, served.assets, compression)) ??
     (served.publicFolder ? publicFileResponse(request, served.publicFolder, compression) : undefined)

@@ -1,0 +1,181 @@
+// The development watcher (the host side of hot updates): `loadApp` in
+// development bundles the app, then watches its sources. An edit rebuilds
+// the app into a new generation, in this process: its server graph and
+// client modules for SSR imported anew, the handlers the host holds answering
+// with it from then on, and the open pages told what changed
+// (./hot-channel.ts): they import the edited client modules again (React
+// Fast Refresh keeps their state), swap the stylesheets, fetch their page's
+// Flight again. A build error leaves the app as it was and shows in the
+// terminal and in the pages until it is fixed.
+import { mkdtempSync, rmSync, watch, type FSWatcher } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, dirname, join } from "node:path";
+import type { AppOptions } from "./app.ts";
+import { bundleApp } from "./build.ts";
+import { isAppModule } from "./hot-bundle.ts";
+import { HotChannel, type HotUpdate } from "./hot-channel.ts";
+import type { BundledApp } from "./manifest.ts";
+import { CSS_FILE } from "./styles.ts";
+
+/** Hands a bundled generation to the process (the app's context, then its server graph imported): resolves with its exports. */
+export type StartGeneration = (app: BundledApp, outdir: string, hot: HotChannel["answer"]) => Promise<Record<string, any>>;
+
+interface Generation {
+  app: BundledApp;
+  exports: Record<string, any>;
+}
+
+// Editors save in bursts (write, rename, touch): one rebuild after the last.
+const SETTLE_MS = 30;
+const WATCHED = /\.(?:[cm]?[jt]sx?|css|json)$/;
+
+/** Starts the app bundled from `entry` with hot updates; resolves with its exports, which always call the newest generation's. */
+export async function developApp<Exports>(entry: string, root: string, browserEntry: string, options: AppOptions, start: StartGeneration): Promise<Exports> {
+  const channel = new HotChannel();
+  // A page knows the version its generation is published as: what it has applied.
+  const generate = async (version: number, packages?: string[]) => {
+    // Imported, the bundles live in the process: their folder goes at once.
+    const outdir = mkdtempSync(join(tmpdir(), "contrail-"));
+    try {
+      const app = await bundleApp(entry, root, browserEntry, outdir, options.external, { boot: channel.boot, version, packages });
+      return { app, exports: await start(app, outdir, channel.answer) };
+    } finally {
+      rmSync(outdir, { recursive: true, force: true });
+    }
+  };
+  let current: Generation = await generate(channel.version);
+  const watcher = watchSources(current.app.inputs, async (changed) => {
+    const began = performance.now();
+    let next: Generation;
+    try {
+      next = await generate(channel.version + 1, current.app.hot!.browser.packages);
+    } catch (error) {
+      const message = buildErrorMessage(error);
+      console.error(`contrail: the app failed to build; it runs as it was until this is fixed:\n${message}`);
+      return channel.fail(message);
+    }
+    const update = updateBetween(current.app, next.app, changed, root);
+    current = next;
+    watcher.follow(next.app.inputs);
+    channel.publish(update);
+    const names = changed.map((path) => basename(path)).join(", ");
+    console.log(`contrail: ${names} → ${update.reload ? "pages reload" : "updated"} (${Math.round(performance.now() - began)} ms)`);
+  });
+  return liveExports(current.exports, [], () => current.exports) as Exports;
+}
+
+/** What the pages of generation `before` do to show `after`, `changed` being the files edited. */
+function updateBetween(before: BundledApp, after: BundledApp, changed: string[], root: string): Omit<HotUpdate, "version"> {
+  const old = before.hot!.browser;
+  const { browser, serverInputs, filesPath } = after.hot!;
+  const edited = new Set(changed);
+  const server = changed.some((path) => !CSS_FILE.test(path)) && serverInputs.some((path) => edited.has(path));
+  const sameIds = JSON.stringify(Object.keys(old.modules).sort()) === JSON.stringify(Object.keys(browser.modules).sort());
+  const [oldSheets, newSheets] = [before.manifest.stylesheets, after.manifest.stylesheets];
+  const reload =
+    !sameIds ||
+    oldSheets.length !== newSheets.length ||
+    // An edit to what the page's entry holds itself (its browser entry, code no client module imports).
+    browser.page.some((file) => browser.files[file].inputs.some((path) => edited.has(path))) ||
+    // A chunk of packages renamed (the modules regrouped): importing it would load a second React.
+    Object.entries(browser.files).some(([file, { inputs }]) => !browser.page.includes(file) && !(file in old.files) && inputs.some((path) => !isAppModule(root, path)));
+  const modules: Record<string, string> = {};
+  for (const [id, file] of Object.entries(browser.modules)) if (old.modules[id] !== file) modules[id] = filesPath + file;
+  const stylesheets = newSheets.flatMap((sheet, i): [string, string][] => (sheet === oldSheets[i] ? [] : [[oldSheets[i], sheet]]));
+  return { reload, modules, stylesheets, server };
+}
+
+/**
+ * Watches the folders of `inputs` (not packages' in node_modules): a change
+ * to one of them, or a new source file there (the import a build error
+ * missed), calls `onChange` once the edits settle; never while it runs.
+ */
+function watchSources(inputs: string[], onChange: (changed: string[]) => Promise<void>) {
+  const watchers = new Map<string, FSWatcher>();
+  let sources = new Set<string>();
+  let edited = new Set<string>();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let running: Promise<void> | undefined;
+  const settle = () => {
+    clearTimeout(timer);
+    timer = setTimeout(flush, SETTLE_MS);
+  };
+  const flush = async () => {
+    if (running) return void (await running, settle());
+    const changed = [...edited];
+    edited = new Set();
+    running = onChange(changed).finally(() => (running = undefined));
+  };
+  const follow = (files: string[]) => {
+    sources = new Set(files.filter((file) => !file.includes("/node_modules/") && !file.includes(":")));
+    for (const folder of new Set([...sources].map((file) => dirname(file)))) {
+      if (watchers.has(folder)) continue;
+      const watcher = watch(folder, (_event, name) => {
+        const path = name === null ? undefined : join(folder, String(name));
+        if (path === undefined || !(sources.has(path) || WATCHED.test(path))) return;
+        edited.add(path);
+        settle();
+      });
+      // The host's server keeps the process alive, not the watch.
+      watcher.unref?.();
+      watchers.set(folder, watcher);
+    }
+  };
+  follow(inputs);
+  return { follow };
+}
+
+/** A build error as the terminal and the page's overlay show it: each message with where it is (esbuild's `location`, Bun's `position`). */
+function buildErrorMessage(error: unknown): string {
+  const errors = (error as { errors?: unknown[] })?.errors;
+  if (!Array.isArray(errors) || errors.length === 0) return error instanceof Error ? (error.stack ?? error.message) : String(error);
+  return errors
+    .map((entry: any) => {
+      const where = entry?.location ?? entry?.position;
+      const text = entry?.text ?? entry?.message ?? String(entry);
+      return where ? `${where.file}:${where.line}:${where.column}: ${text}\n    ${where.lineText ?? ""}` : text;
+    })
+    .join("\n");
+}
+
+const isPlainObject = (value: unknown) => value !== null && typeof value === "object" && [Object.prototype, null].includes(Object.getPrototypeOf(value));
+
+/** The value at `path` in `exports`. */
+function valueAt(exports: Record<string, any>, path: PropertyKey[]): any {
+  let value: any = exports;
+  for (const key of path) value = value?.[key];
+  return value;
+}
+
+/**
+ * What the host gets of the entry's exports: the same shape, but each
+ * function calls the newest generation's at the same place (a handler in a
+ * `routes` table, `fetch`, a Hono app's methods), so the host's server never
+ * needs to know the app changed. Other values are the first generation's.
+ */
+function liveExports(value: unknown, path: PropertyKey[], exports: () => Record<string, any>): unknown {
+  if (typeof value === "function") {
+    const name = path.map(String).join(".");
+    const live = function (this: unknown, ...args: unknown[]) {
+      const owner = valueAt(exports(), path.slice(0, -1));
+      const newest = owner?.[path[path.length - 1]];
+      if (typeof newest !== "function") throw new TypeError(`contrail: the app's entry no longer exports ${name}: restart the server.`);
+      return newest.apply(owner, args);
+    };
+    // Its arity as the original's: Deno.serve hands a handler that declares no parameter no request.
+    return Object.defineProperty(live, "length", { value: value.length });
+  }
+  if (isPlainObject(value)) {
+    return Object.fromEntries(Object.entries(value as object).map(([key, entry]) => [key, liveExports(entry, [...path, key], exports)]));
+  }
+  if (value !== null && typeof value === "object" && !(value instanceof Response)) {
+    // An instance (a Hono app): its members, read from the newest.
+    return new Proxy(value, {
+      get: (target, key) => {
+        const newest = valueAt(exports(), path);
+        return liveExports(Reflect.get(newest ?? target, key), [...path, key], exports);
+      },
+    });
+  }
+  return value;
+}
