@@ -42,8 +42,14 @@ const parsed = new WeakMap<object, Frame[]>();
 let collected: Frame[] | null = null;
 let collectedSites: any[] | null = null;
 // Whether an error's stack text waits until it is read (see formatWhenRead). Not on Bun,
-// where formatting call sites is cheap and redefining an error's `stack` costs more.
+// where redefining an error's `stack` costs more than formatting it.
 const FORMAT_WHEN_READ = !(globalThis as any).Bun;
+// The message of the errors React creates only to carry a stack (elements' `_debugStack`).
+const STACK_CARRIER = "react-stack-top-frame";
+// Bun: the call sites of stack carriers, whose `stack` stays the header alone:
+// formatting them (half the cost of reading an element's stack there) waits
+// until contrail reads their text (ownerStackText), the only reader besides React's renderer.
+const unformattedSites = new WeakMap<Error, any[]>();
 let skipping = 0;
 
 // V8 hands structured call sites to Error.prepareStackTrace, the first time
@@ -77,7 +83,8 @@ function collectCallSites(error: Error, callSites: any[]): string {
   collected = frames;
   const header = (error.name || "Error") + ": " + (error.message || "");
   // A frozen or sealed error's `stack` cannot be redefined: formatted now.
-  if (!FORMAT_WHEN_READ || !Object.isExtensible(error)) return stackText(header, callSites);
+  const formatsLater = FORMAT_WHEN_READ ? Object.isExtensible(error) : error.message === STACK_CARRIER;
+  if (!formatsLater) return stackText(header, callSites);
   collectedSites = callSites;
   return header;
 }
@@ -199,8 +206,11 @@ export function parseStack(error: Error, skipFrames: number): Frame[] {
   const text = readStack(error, collectCallSites);
   const frames: Frame[] = collected ?? parseText(text.startsWith("Error: react-stack-top-frame\n") ? text.slice(29) : text, skipFrames);
   // The text read is the header alone when the frames are formatted later.
-  if (collectedSites !== null) formatWhenRead(error, frames, text, collectedSites);
-  else parsed.set(error, frames);
+  if (collectedSites !== null && FORMAT_WHEN_READ) formatWhenRead(error, frames, text, collectedSites);
+  else {
+    parsed.set(error, frames);
+    if (collectedSites !== null) unformattedSites.set(error, collectedSites);
+  }
   collected = null;
   collectedSites = null;
   return frames;
@@ -217,7 +227,8 @@ export function filterStack(frames: Frame[], filter: FrameFilter): Frame[] {
 
 /** An owner's element stack as text, for `captureOwnerStack()`: its frames below the element's creation. */
 export function ownerStackText(debugStack: Error): string {
-  let stack = readStack(debugStack, undefined);
+  const sites = unformattedSites.get(debugStack);
+  let stack = sites === undefined ? readStack(debugStack, undefined) : stackText("Error: " + STACK_CARRIER, sites);
   if (stack.startsWith("Error: react-stack-top-frame\n")) stack = stack.slice(29);
   const firstLineEnd = stack.indexOf("\n");
   if (firstLineEnd !== -1) stack = stack.slice(firstLineEnd + 1);
