@@ -47,7 +47,7 @@ const FORMAT_WHEN_READ = !(globalThis as any).Bun;
 // The message of the errors React creates only to carry a stack (elements' `_debugStack`).
 const STACK_CARRIER = "react-stack-top-frame";
 // Bun: the call sites of stack carriers, whose `stack` stays the header alone:
-// formatting them (half the cost of reading an element's stack there) waits
+// formatting them (over a third of the cost of reading an element's stack there) waits
 // until contrail reads their text (ownerStackText), the only reader besides React's renderer.
 const unformattedSites = new WeakMap<Error, any[]>();
 let skipping = 0;
