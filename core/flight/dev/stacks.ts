@@ -233,5 +233,8 @@ export function ownerStackText(debugStack: Error): string {
   const firstLineEnd = stack.indexOf("\n");
   if (firstLineEnd !== -1) stack = stack.slice(firstLineEnd + 1);
   const bottom = stack.indexOf(BOTTOM_FRAME);
-  return bottom === -1 ? "" : stack.slice(0, stack.lastIndexOf("\n", bottom));
+  // As React's: nothing when the element's creation is not above the component call
+  // (its caller's frame gone, as a tail call's on Bun).
+  const end = bottom === -1 ? -1 : stack.lastIndexOf("\n", bottom);
+  return end === -1 ? "" : stack.slice(0, end);
 }
