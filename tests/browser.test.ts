@@ -148,9 +148,9 @@ test("a form posted before hydration: the page it answers hydrates with the acti
   const problems = collectProblems(page);
   // The first page never gets its browser bundle, so the form posts as it would before hydration.
   const withoutBundle = (route: import("playwright-core").Route) => route.abort();
-  await page.route("**/_contrail/*.js", withoutBundle);
+  await page.route("**/_contrail/**/*.js", withoutBundle);
   await page.goto(server.base + "/guestbook");
-  await page.unroute("**/_contrail/*.js", withoutBundle);
+  await page.unroute("**/_contrail/**/*.js", withoutBundle);
   const name = "early " + crypto.randomUUID().slice(0, 8);
   await fillGuestbook(page, name, "posted before hydration");
   const [response] = await Promise.all([page.waitForNavigation(), page.click('#guestbook-form button[type="submit"]')]);

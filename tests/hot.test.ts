@@ -106,6 +106,15 @@ for (const adapter of [runtime, "hono"]) {
       app.edit("Counter.tsx", "client v2: {count}", "{label}: {count}");
       await shows(page, "#counter", "client v3: 0", "a client component whose hooks changed, remounted");
       await kept();
+
+      // Several files at once (a checkout, a formatter): one update, all of it applied.
+      await page.click("#counter");
+      app.edit("text.ts", "server v3", "server v4");
+      app.edit("Counter.tsx", `useState("client v3")`, `useState("client v4")`);
+      app.edit("app.css", "rgb(200, 0, 0)", "rgb(0, 0, 200)");
+      await shows(page, "#server-text", "server v4", "the server's part of a burst");
+      await eventually(async () => (await page.locator("#server-text").evaluate((node) => getComputedStyle(node).color)) === "rgb(0, 0, 200)", "the stylesheet of a burst");
+      await kept();
       strictEqual(failures.length, 0, `no page errors: ${failures.join("; ")}`);
     } finally {
       await browser.close();

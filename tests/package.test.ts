@@ -174,6 +174,39 @@ async function checkBrowser(base: string, extra?: (page: Page) => Promise<void>)
   await page.close();
 }
 
+/**
+ * In development, the app's own edits show in the open page with the like
+ * count kept (hot updates, from the tarball): a server component, the client
+ * component, its CSS module. The files are then put back as they were.
+ */
+async function checkHotUpdates(page: Page): Promise<void> {
+  const edits: [file: string, from: string, to: string][] = [
+    ["app/pages.tsx", "min read</p>", "min to read</p>"],
+    ["app/LikeButton.tsx", "♥ {likes}", "♥ {likes} likes"],
+    ["app/LikeButton.module.css", "color: #e11d48;", "color: #2563eb;"],
+  ];
+  const originals = new Map(edits.map(([file]) => [file, readFileSync(join(project.dir, file), "utf8")]));
+  const edit = (file: string, from: string, to: string) => project.write(file, replaceOnce(readFileSync(join(project.dir, file), "utf8"), from, to));
+  try {
+    await page.click('#posts a[href="/posts/1"]');
+    await page.waitForSelector("#reading-time");
+    await page.click("#like");
+    await page.waitForFunction(() => document.querySelector("#like")!.textContent!.includes("1"));
+    edit(...edits[0]);
+    await page.waitForFunction(() => document.querySelector("#reading-time")?.textContent?.includes("min to read"));
+    edit(...edits[1]);
+    await page.waitForFunction(() => document.querySelector("#like")?.textContent === "♥ 1 likes");
+    edit(...edits[2]);
+    await page.waitForFunction(() => getComputedStyle(document.querySelector("#like")!).color === "rgb(37, 99, 235)");
+    strictEqual(await page.textContent("#like"), "♥ 1 likes", "the like count kept through every edit");
+  } finally {
+    for (const [file, source] of originals) project.write(file, source);
+  }
+  await page.waitForFunction(() => document.querySelector("#like")?.textContent === "♥ 1", undefined, { timeout: 20000 }).catch(async (error) => {
+    throw new Error(`after the files were put back: ${await page.textContent("#like")} ${await page.textContent("#reading-time")} ${page.url()}`, { cause: error });
+  });
+}
+
 async function checkApp(host: string, extra?: (page: Page) => Promise<void>): Promise<void> {
   // In production the host starts from its build (in development it bundles at start).
   if (production) project.buildFor(host);
@@ -188,10 +221,10 @@ async function checkApp(host: string, extra?: (page: Page) => Promise<void>): Pr
 
 test(`the README's ${runtime} app: styles, assets, public/, statuses, navigation`, async () => {
   browser = await launchBrowser();
-  await checkApp(`serve.${runtime}.ts`);
+  await checkApp(`serve.${runtime}.ts`, production ? undefined : checkHotUpdates);
 });
 
-test(`the README's Hono app on ${runtime}: the same`, () => checkApp("serve.hono.ts"));
+test(`the README's Hono app on ${runtime}: the same`, () => checkApp("serve.hono.ts", production ? undefined : checkHotUpdates));
 
 test('a "use client" component and its stylesheet from a package in node_modules', async () => {
   // A published component library: plain JavaScript, its own "use client", its own CSS.

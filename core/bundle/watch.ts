@@ -7,7 +7,7 @@
 // Fast Refresh keeps their state), swap the stylesheets, fetch their page's
 // Flight again. A build error leaves the app as it was and shows in the
 // terminal and in the pages until it is fixed.
-import { mkdtempSync, rmSync, watch, type FSWatcher } from "node:fs";
+import { mkdtempSync, rmSync, statSync, watch, type FSWatcher } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import type { AppOptions } from "./app.ts";
@@ -52,7 +52,8 @@ export async function developApp<Exports>(entry: string, root: string, browserEn
     } catch (error) {
       const message = buildErrorMessage(error);
       console.error(`contrail: the app failed to build; it runs as it was until this is fixed:\n${message}`);
-      return channel.fail(message);
+      channel.fail(message);
+      return false;
     }
     const update = updateBetween(current.app, next.app, changed, root);
     current = next;
@@ -60,6 +61,7 @@ export async function developApp<Exports>(entry: string, root: string, browserEn
     channel.publish(update);
     const names = changed.map((path) => basename(path)).join(", ");
     console.log(`contrail: ${names} → ${update.reload ? "pages reload" : "updated"} (${Math.round(performance.now() - began)} ms)`);
+    return true;
   });
   return liveExports(current.exports, [], () => current.exports) as Exports;
 }
@@ -87,15 +89,23 @@ function updateBetween(before: BundledApp, after: BundledApp, changed: string[],
 
 /**
  * Watches the folders of `inputs` (not packages' in node_modules): a change
- * to one of them, or a new source file there (the import a build error
- * missed), calls `onChange` once the edits settle; never while it runs.
+ * to one of them calls `onChange` once the edits settle, never while it
+ * runs. A file counts as changed when its time or size did (reading it, a
+ * bundler in another process say, changes neither); a new source file in
+ * those folders only while the last build failed (the import it missed).
+ * `onChange` answers whether the app built.
  */
-function watchSources(inputs: string[], onChange: (changed: string[]) => Promise<void>) {
+function watchSources(inputs: string[], onChange: (changed: string[]) => Promise<boolean>) {
   const watchers = new Map<string, FSWatcher>();
-  let sources = new Set<string>();
+  let stamps = new Map<string, string>();
+  let failing = false;
   let edited = new Set<string>();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running: Promise<void> | undefined;
+  const stampOf = (path: string) => {
+    const stat = statSync(path, { throwIfNoEntry: false });
+    return stat ? `${stat.mtimeMs}:${stat.size}` : "gone";
+  };
   const settle = () => {
     clearTimeout(timer);
     timer = setTimeout(flush, SETTLE_MS);
@@ -104,18 +114,20 @@ function watchSources(inputs: string[], onChange: (changed: string[]) => Promise
     if (running) return void (await running, settle());
     const changed = [...edited];
     edited = new Set();
-    running = onChange(changed).finally(() => (running = undefined));
+    running = onChange(changed).then((built) => void (failing = !built)).finally(() => (running = undefined));
+  };
+  const noticed = (path: string) => {
+    const stamp = stamps.get(path);
+    if (stamp === undefined ? !(failing && WATCHED.test(path)) : stampOf(path) === stamp) return;
+    edited.add(path);
+    settle();
   };
   const follow = (files: string[]) => {
-    sources = new Set(files.filter((file) => !file.includes("/node_modules/") && !file.includes(":")));
-    for (const folder of new Set([...sources].map((file) => dirname(file)))) {
+    const sources = files.filter((file) => !file.includes("/node_modules/") && !file.includes(":"));
+    stamps = new Map(sources.map((file) => [file, stampOf(file)]));
+    for (const folder of new Set(sources.map((file) => dirname(file)))) {
       if (watchers.has(folder)) continue;
-      const watcher = watch(folder, (_event, name) => {
-        const path = name === null ? undefined : join(folder, String(name));
-        if (path === undefined || !(sources.has(path) || WATCHED.test(path))) return;
-        edited.add(path);
-        settle();
-      });
+      const watcher = watch(folder, (_event, name) => name !== null && noticed(join(folder, String(name))));
       // The host's server keeps the process alive, not the watch.
       watcher.unref?.();
       watchers.set(folder, watcher);
@@ -138,7 +150,8 @@ function buildErrorMessage(error: unknown): string {
     .join("\n");
 }
 
-const isPlainObject = (value: unknown) => value !== null && typeof value === "object" && [Object.prototype, null].includes(Object.getPrototypeOf(value));
+// Plain objects, instances of the app's classes (a Hono app) and the module's namespace; not Responses, Maps, Promises…, whose methods need the real object.
+const isLiveObject = (value: unknown) => value !== null && typeof value === "object" && ["[object Object]", "[object Module]"].includes(Object.prototype.toString.call(value));
 
 /** The value at `path` in `exports`. */
 function valueAt(exports: Record<string, any>, path: PropertyKey[]): any {
@@ -148,10 +161,11 @@ function valueAt(exports: Record<string, any>, path: PropertyKey[]): any {
 }
 
 /**
- * What the host gets of the entry's exports: the same shape, but each
- * function calls the newest generation's at the same place (a handler in a
- * `routes` table, `fetch`, a Hono app's methods), so the host's server never
- * needs to know the app changed. Other values are the first generation's.
+ * What the host gets of the entry's exports: the same shape, read from the
+ * newest generation at the same place; each function calls the newest one
+ * there (a handler in a `routes` table, `fetch`, a Hono app's methods), so
+ * the host's server never needs to know the app changed. Its objects are
+ * views of the app's own (what the app mutates, the host reads).
  */
 function liveExports(value: unknown, path: PropertyKey[], exports: () => Record<string, any>): unknown {
   if (typeof value === "function") {
@@ -165,13 +179,12 @@ function liveExports(value: unknown, path: PropertyKey[], exports: () => Record<
     // Its arity as the original's: Deno.serve hands a handler that declares no parameter no request.
     return Object.defineProperty(live, "length", { value: value.length });
   }
-  if (isPlainObject(value)) {
-    return Object.fromEntries(Object.entries(value as object).map(([key, entry]) => [key, liveExports(entry, [...path, key], exports)]));
-  }
-  if (value !== null && typeof value === "object" && !(value instanceof Response)) {
-    // An instance (a Hono app): its members, read from the newest.
-    return new Proxy(value, {
+  if (isLiveObject(value)) {
+    return new Proxy(value as object, {
       get: (target, key) => {
+        // A value that may never change (frozen) must be given as it is.
+        const own = Reflect.getOwnPropertyDescriptor(target, key);
+        if (own && !own.configurable && !own.writable && !own.get) return own.value;
         const newest = valueAt(exports(), path);
         return liveExports(Reflect.get(newest ?? target, key), [...path, key], exports);
       },
