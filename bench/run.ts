@@ -15,6 +15,8 @@
 // runs last, in rounds of 3 s (quick: 2 s), 3 of them (quick: 1); --no-vite-rsc skips it.
 // Start-up from a build (bench/startup.ts): 7 processes per runtime and app (quick: 3);
 // --startup-only runs it alone and puts its table into latest.md in place of the last one.
+// The development loop (bench/dev-loop.ts): edit → change shown, hot updates against the runtime's
+// watch-mode restart, 5 edits of each kind (quick: 3); --dev-loop-only runs it alone, as --startup-only.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -27,6 +29,7 @@ import { runHttpBench } from "./http.ts";
 import { writePatchedServer } from "./patched.ts";
 import { processesSection, runProcessBench } from "./processes.ts";
 import { runStartupBench, startupSection } from "./startup.ts";
+import { devLoopSection, runDevLoopBench } from "./dev-loop.ts";
 import { runViteRscBench, viteRscSection } from "./vite-rsc.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -59,6 +62,7 @@ const VITE_RSC = process.argv.includes("--no-vite-rsc")
   ? undefined
   : { seconds: Number(flagValue("--vite-rsc-seconds") ?? (quick ? 2 : 3)), rounds: Number(flagValue("--vite-rsc-rounds") ?? (quick ? 1 : 3)), connections: 10 };
 const STARTUP_PROCESSES = quick ? 3 : 7;
+const DEV_LOOP_REPEATS = quick ? 3 : 5;
 const IMPLS = ["stock", "patched", "contrail"];
 const STAGES = ["flight", "flight-dev", "decode", "decode+html", "pipeline"];
 const bin = (name: string) => join(root, "node_modules", ".bin", name);
@@ -122,18 +126,31 @@ if (process.argv.includes("--processes-only")) {
   process.exit(0);
 }
 
-if (process.argv.includes("--startup-only")) {
-  const startup = await runStartupBench(root, Object.keys(RUNTIMES), STARTUP_PROCESSES);
-  const section = startupSection(startup, `node bench/run.ts --startup-only${quick ? " --quick" : ""}`);
+/** Puts `section` into latest.md in place of its last run's (up to the next section), or at the report's end. */
+function replaceSection(section: string[]): void {
   const latest = join(outDir, "latest.md");
   const report = existsSync(latest) ? readFileSync(latest, "utf8") : "";
-  // The section replaces its last run's (up to the next section), or ends the report.
-  const start = report.indexOf("\n## Start-up from a build");
+  const start = report.indexOf("\n" + section[0] + "\n");
   const end = start < 0 ? -1 : report.indexOf("\n## ", start + 1);
   const updated = start < 0 ? report + section.join("\n") + "\n" : report.slice(0, start + 1) + section.join("\n") + (end < 0 ? "\n" : report.slice(end));
   mkdirSync(outDir, { recursive: true });
   writeFileSync(latest, updated);
+}
+
+if (process.argv.includes("--startup-only")) {
+  const startup = await runStartupBench(root, Object.keys(RUNTIMES), STARTUP_PROCESSES);
+  const section = startupSection(startup, `node bench/run.ts --startup-only${quick ? " --quick" : ""}`);
+  replaceSection(section);
   writeFileSync(join(outDir, "startup.json"), JSON.stringify({ date: new Date().toISOString(), quick, startup }, null, 2));
+  console.log(section.join("\n"));
+  process.exit(0);
+}
+
+if (process.argv.includes("--dev-loop-only")) {
+  const devLoop = await runDevLoopBench(root, Object.keys(RUNTIMES), DEV_LOOP_REPEATS);
+  const section = devLoopSection(devLoop, `node bench/run.ts --dev-loop-only${quick ? " --quick" : ""}`);
+  replaceSection(section);
+  writeFileSync(join(outDir, "dev-loop.json"), JSON.stringify({ date: new Date().toISOString(), quick, devLoop }, null, 2));
   console.log(section.join("\n"));
   process.exit(0);
 }
@@ -176,6 +193,7 @@ for (const runtime of Object.keys(RUNTIMES)) {
 const http = await runHttpBench(root, RUNTIMES, HTTP_SECONDS);
 const processes = await runProcessBench(root, RUNTIMES, PROCESS_BENCH);
 const startup = await runStartupBench(root, Object.keys(RUNTIMES), STARTUP_PROCESSES);
+const devLoop = await runDevLoopBench(root, Object.keys(RUNTIMES), DEV_LOOP_REPEATS);
 const viteRsc = VITE_RSC && (await runViteRscBench({ ...VITE_RSC, runtimes: Object.keys(RUNTIMES) }));
 
 // Cells: median of the per-process medians, with the spread between processes.
@@ -328,6 +346,7 @@ for (const result of http.filter((r) => r.impl === "contrail")) {
 lines.push(``);
 lines.push(...processesSection(processes, COMMAND));
 lines.push(...startupSection(startup, COMMAND));
+lines.push(...devLoopSection(devLoop, COMMAND));
 if (viteRsc) lines.push(...viteRscSection(viteRsc));
 
 mkdirSync(outDir, { recursive: true });
@@ -348,6 +367,6 @@ const report = matrixReport(cells, http, {
   ],
   viteRsc,
 });
-writeFileSync(join(outDir, "latest.json"), JSON.stringify({ date: new Date().toISOString(), quick, processes: PROCESSES, cells, ratios, http, everyCore: processes, startup, viteRsc, report }, null, 2));
+writeFileSync(join(outDir, "latest.json"), JSON.stringify({ date: new Date().toISOString(), quick, processes: PROCESSES, cells, ratios, http, everyCore: processes, startup, devLoop, viteRsc, report }, null, 2));
 writeFileSync(join(outDir, "latest.svg"), reportSVG(report));
 console.log(lines.join("\n"));

@@ -1,0 +1,344 @@
+// The development loop: how long an edit on disk takes to show in the page
+// a developer has open, on the demo (examples/, served by examples/serve.ts)
+// in development (NODE_ENV unset), on each runtime. Two loops:
+//   hot: the plain command; loadApp watches the sources and updates the open
+//     page in place (server components' Flight refetched, client components
+//     by Fast Refresh, the stylesheet swapped). Edit → the change in the
+//     page's DOM (Chromium), and whether the counter clicked before kept its count.
+//   watch-restart: the runtime's watch mode restarts the whole process
+//     (contrail's hot updates are off under it). Edit → the new content on a
+//     fresh request of the page; then whether the open tab showed it by itself.
+// Three edits: a server component's text, a client component's text, a CSS
+// colour; each `repeats` times, the median (min–max) reported. Also the
+// development start: spawn → the first page's response (its headers: the
+// dashboard's feed streams in 300 ms later). The demo is copied to
+// <repo>/.devloop-<pid>/, where its relative imports of contrail still
+// resolve, and removed at the end; each server gets a temporary folder of its
+// own (TMPDIR), so the contrail-* folders it leaves can be counted.
+import { spawn, type ChildProcess } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { launchBrowser } from "../tests/support/browser.ts";
+
+export type EditKind = "server component text" | "client component text" | "CSS colour";
+export type Loop = "hot" | "watch-restart";
+
+export interface DevLoopCell {
+  runtime: string;
+  edit: EditKind;
+  loop: Loop;
+  /** Milliseconds from just before the write to the change showing (hot: in the open page; watch-restart: in a fresh response). */
+  ms: number[];
+  /** Whether the counter, clicked before the edit, still showed its count once the change showed, per edit. */
+  stateKept: boolean[];
+  /** Watch-restart: whether the open tab showed the change by itself (no reload), per edit. */
+  tabShowed: boolean[];
+  /** Hot: the rebuild's own milliseconds, as the server logs them ("contrail: <file> → updated (N ms)"): each edit's first. */
+  rebuildMs: number[];
+  /** Hot: the rebuilds the server logged per edit (a save seen as two changes rebuilds twice). */
+  rebuilds: number[];
+  /** Document requests the tab made by itself between an edit and its showing (a reload instead of an update). */
+  reloads: number;
+}
+
+export interface DevStart {
+  runtime: string;
+  loop: Loop;
+  /** Spawn → the first page's response, ms. */
+  ms: number;
+  /** contrail-* folders left in the server's temporary folder once it stopped. */
+  leftFolders: string[];
+  /** "Restarting" lines the runtime's watcher printed, edits included. */
+  restarts: number;
+}
+
+export interface DevLoopResult {
+  cells: DevLoopCell[];
+  starts: DevStart[];
+  repeats: number;
+  loadAverage: number;
+}
+
+const EDIT_KINDS: EditKind[] = ["server component text", "client component text", "CSS colour"];
+/** Long enough for a watcher to settle between edits, so each is a rebuild of its own. */
+const BETWEEN_EDITS_MS = 400;
+/** How long the open tab is given to show a watch-restart edit by itself, after the server answers it. */
+const TAB_GRACE_MS = 1500;
+/** A bound on a change that never shows. */
+const GIVE_UP_MS = 60_000;
+
+const bin = (root: string, name: string) => join(root, "node_modules", ".bin", name);
+
+/** The command serving the demo copy in `folder` (relative to the repo), under a runtime's watch mode or not. */
+function serveCommand(root: string, runtime: string, folder: string, loop: Loop): string[] {
+  const script = `${folder}/serve.ts`;
+  const watch = loop === "watch-restart";
+  if (runtime === "bun") return [bin(root, "bun"), ...(watch ? ["--watch"] : []), script];
+  if (runtime === "deno") return [bin(root, "deno"), "run", "-A", "--unstable-no-legacy-abort", ...(watch ? [`--watch=${folder}/`] : []), script];
+  return [bin(root, "node"), ...(watch ? [`--watch-path=${folder}`] : []), script];
+}
+
+/** One edit of each kind, the `round`th: a text or colour no earlier round wrote. */
+function editOf(kind: EditKind, round: number) {
+  const marker = `r${round}`;
+  if (kind === "server component text") {
+    return {
+      file: "app/server.tsx",
+      apply: (source: string) => source.replace(/<h1>Dashboard[^<]*<\/h1>/, `<h1>Dashboard ${marker}</h1>`),
+      inPage: `document.querySelector("h1")?.textContent === "Dashboard ${marker}"`,
+      inHTML: (html: string) => html.includes(`Dashboard ${marker}</h1>`),
+    };
+  }
+  if (kind === "client component text") {
+    return {
+      file: "app/Counter.ts",
+      apply: (source: string) => source.replace(/"Clicked[^"]*"/, `"Clicked ${marker} "`),
+      inPage: `document.querySelector("#counter")?.textContent.startsWith("Clicked ${marker} ")`,
+      inHTML: (html: string) => html.includes(`Clicked ${marker} `),
+    };
+  }
+  // The page's ink, which its heading inherits: #0f172a, its blue varied by round.
+  const blue = 100 + round;
+  return {
+    file: "app/app.css",
+    apply: (source: string) => source.replace(/--ink: #[0-9a-f]{6};/, `--ink: #0f17${blue.toString(16)};`),
+    inPage: `getComputedStyle(document.querySelector("h1")).color === "rgb(15, 23, ${blue})"`,
+    inCSS: (css: string) => css.includes(`#0f17${blue.toString(16)}`),
+  };
+}
+
+interface Server {
+  child: ChildProcess;
+  base: string;
+  output: () => string;
+  stop: () => Promise<void>;
+}
+
+/** Spawns the demo's server in its own process group; resolves once "/" answers 200, with the milliseconds that took. */
+async function startServer(command: string[], cwd: string, port: number, temp: string): Promise<{ server: Server; ms: number }> {
+  const { NODE_ENV: _, ...environment } = process.env;
+  const started = performance.now();
+  const child = spawn(command[0], command.slice(1), {
+    cwd,
+    env: { ...environment, PORT: String(port), TMPDIR: temp, NO_COLOR: "1" },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  let output = "";
+  child.stdout!.on("data", (chunk) => (output += chunk));
+  child.stderr!.on("data", (chunk) => (output += chunk));
+  const server: Server = {
+    child,
+    base: `http://127.0.0.1:${port}`,
+    output: () => output,
+    stop: async () => {
+      if (child.exitCode === null) {
+        // The group: Node's watch mode runs the app in a child of its own.
+        process.kill(-child.pid!, "SIGTERM");
+        await new Promise((resolve) => child.once("exit", resolve));
+      }
+    },
+  };
+  while (performance.now() - started < GIVE_UP_MS) {
+    if (child.exitCode !== null) break;
+    const answer = await fetch(`${server.base}/`).catch(() => undefined);
+    if (answer?.status === 200) {
+      const ms = performance.now() - started;
+      await answer.arrayBuffer();
+      return { server, ms };
+    }
+    await answer?.arrayBuffer();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  await server.stop();
+  throw new Error(`${command.join(" ")}: no page within ${GIVE_UP_MS / 1000} s\n${output}`);
+}
+
+/** The page's HTML up to the first point `enough` accepts (the rest, e.g. the feed streamed later, is not waited for). */
+async function htmlUntil(base: string, enough: (html: string) => boolean): Promise<string | undefined> {
+  const answer = await fetch(`${base}/`, { headers: { "cache-control": "no-cache" } }).catch(() => undefined);
+  if (answer?.status !== 200 || !answer.body) return void (await answer?.arrayBuffer().catch(() => undefined));
+  const reader = answer.body.getReader();
+  const decoder = new TextDecoder();
+  let html = "";
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return html;
+      html += decoder.decode(value, { stream: true });
+      if (enough(html)) return html;
+    }
+  } catch {
+    return undefined;
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+}
+
+/** Whether a fresh request of the page answers with the edit: its text in the HTML, or its colour in a stylesheet it links. */
+async function serverAnswers(base: string, edit: ReturnType<typeof editOf>): Promise<boolean> {
+  if (edit.inHTML) {
+    const html = await htmlUntil(base, (html) => /id="counter"[^>]*>[^<]*<\/button>/.test(html));
+    return html !== undefined && edit.inHTML(html);
+  }
+  const head = await htmlUntil(base, (html) => html.includes("</head>"));
+  if (head === undefined) return false;
+  for (const [, href] of head.matchAll(/<link[^>]*rel="stylesheet"[^>]*href="([^"]+)"/g)) {
+    const css = await fetch(new URL(href.replaceAll("&amp;", "&"), base)).then((answer) => (answer.ok ? answer.text() : ""), () => "");
+    if (edit.inCSS?.(css)) return true;
+  }
+  return false;
+}
+
+/** The page loaded, hydrated, its counter clicked twice. */
+async function openPage(page: Page, base: string): Promise<void> {
+  await page.goto(`${base}/`);
+  await page.waitForFunction(() => Object.keys(document.querySelector("#counter") ?? {}).some((key) => key.startsWith("__reactProps")));
+  await page.click("#counter");
+  await page.click("#counter");
+  await page.waitForFunction(() => document.querySelector("#counter")?.textContent?.endsWith(" 2 times"));
+}
+
+const counted = (page: Page) => page.evaluate(() => document.querySelector("#counter")?.textContent?.endsWith(" 2 times") ?? false);
+const restartLines = (output: string) => output.split("\n").filter((line) => /restarting/i.test(line)).length;
+
+/** One runtime under one loop: its start, then each edit kind `repeats` times against the open page. */
+async function measureLoop(browser: Browser, root: string, copy: string, runtime: string, loop: Loop, repeats: number, port: number): Promise<{ cells: DevLoopCell[]; start: DevStart }> {
+  const folder = join(root, copy);
+  // The app as the repo has it, whatever the last loop left.
+  cpSync(join(root, "examples", "app"), join(folder, "app"), { recursive: true });
+  const temp = mkdtempSync(join(tmpdir(), "devloop-tmp-"));
+  const { server, ms } = await startServer(serveCommand(root, runtime, copy, loop), root, port, temp);
+  const cells: DevLoopCell[] = [];
+  const page = await browser.newPage();
+  let documents = 0;
+  page.on("request", (request) => void (request.resourceType() === "document" && documents++));
+  try {
+    await openPage(page, server.base);
+    for (const kind of EDIT_KINDS) {
+      const cell: DevLoopCell = { runtime, edit: kind, loop, ms: [], stateKept: [], tabShowed: [], rebuildMs: [], rebuilds: [], reloads: 0 };
+      for (let round = 1; round <= repeats; round++) {
+        const edit = editOf(kind, round);
+        const path = join(folder, edit.file);
+        const source = readFileSync(path, "utf8");
+        const edited = edit.apply(source);
+        if (edited === source) throw new Error(`${edit.file}: the ${kind} edit found nothing to change`);
+        const logged = server.output().length;
+        const documentsAtWrite = documents;
+        const began = performance.now();
+        writeFileSync(path, edited);
+        if (loop === "hot") {
+          await page.waitForFunction(edit.inPage, undefined, { polling: "raf", timeout: GIVE_UP_MS });
+          cell.ms.push(performance.now() - began);
+          cell.stateKept.push(await counted(page));
+          // The server logs its rebuild once it has published it, which may be just after the page applied it.
+          await new Promise((resolve) => setTimeout(resolve, BETWEEN_EDITS_MS));
+          const rebuilt = [...server.output().slice(logged).matchAll(/→ (?:updated|pages reload) \((\d+) ms\)/g)];
+          if (rebuilt.length) cell.rebuildMs.push(Number(rebuilt[0][1]));
+          cell.rebuilds.push(rebuilt.length);
+        } else {
+          while (!(await serverAnswers(server.base, edit))) {
+            if (performance.now() - began > GIVE_UP_MS) throw new Error(`${runtime} ${loop}: ${kind} never answered\n${server.output().slice(logged)}`);
+            await new Promise((resolve) => setTimeout(resolve, 5));
+          }
+          cell.ms.push(performance.now() - began);
+          const showed = await page
+            .waitForFunction(edit.inPage, undefined, { polling: "raf", timeout: TAB_GRACE_MS })
+            .then(() => true, () => false);
+          cell.tabShowed.push(showed);
+          cell.stateKept.push(showed && (await counted(page)));
+          await new Promise((resolve) => setTimeout(resolve, BETWEEN_EDITS_MS));
+        }
+        cell.reloads += documents - documentsAtWrite;
+        // The next edit starts from a counted page, as a developer's would be after a reload.
+        if (!(await page.evaluate(edit.inPage)) || !(await counted(page))) await openPage(page, server.base);
+      }
+      cells.push(cell);
+      console.error(`  dev loop ${runtime} ${loop} ${kind}: ${cell.ms.map(Math.round).join(", ")} ms${cell.rebuildMs.length ? ` (rebuilds ${cell.rebuildMs.join(", ")} ms; per edit ${cell.rebuilds.join(", ")})` : ""}`);
+    }
+  } finally {
+    await page.close();
+    await server.stop();
+  }
+  const leftFolders = existsSync(temp) ? readdirSync(temp).filter((name) => name.startsWith("contrail-")) : [];
+  rmSync(temp, { recursive: true, force: true });
+  return { cells, start: { runtime, loop, ms, leftFolders, restarts: restartLines(server.output()) } };
+}
+
+export async function runDevLoopBench(root: string, runtimes: string[], repeats: number): Promise<DevLoopResult> {
+  const copy = `.devloop-${process.pid}`;
+  const folder = join(root, copy);
+  mkdirSync(folder, { recursive: true });
+  for (const entry of ["serve.ts", "public"]) cpSync(join(root, "examples", entry), join(folder, entry), { recursive: true });
+  const result: DevLoopResult = { cells: [], starts: [], repeats, loadAverage: loadavg()[0] };
+  const browser = await launchBrowser();
+  try {
+    for (const runtime of runtimes) {
+      for (const loop of ["hot", "watch-restart"] as const) {
+        const { cells, start } = await measureLoop(browser, root, copy, runtime, loop, repeats, 40_000 + (process.pid % 20_000));
+        result.cells.push(...cells);
+        result.starts.push(start);
+        console.error(`  dev loop ${runtime} ${loop}: started in ${Math.round(start.ms)} ms, ${start.restarts} restart line(s), ${start.leftFolders.length} contrail-* folder(s) left`);
+      }
+    }
+  } finally {
+    await browser.close();
+    rmSync(folder, { recursive: true, force: true });
+  }
+  return result;
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+const spread = (values: number[]) => (values.length ? `${median(values).toFixed(0)} (${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)})` : "–");
+const share = (flags: boolean[]) => (flags.every(Boolean) ? "yes" : flags.some(Boolean) ? `${flags.filter(Boolean).length} of ${flags.length}` : "no");
+
+export function devLoopSection(result: DevLoopResult, command: string): string[] {
+  const lines = [
+    `## Development loop`,
+    ``,
+    `Command: \`${command}\`. The demo (examples/serve.ts) in development (NODE_ENV unset), open in headless Chromium with its counter clicked; ` +
+      `each edit written ${result.repeats} times: median (min–max) ms. Load average before: ${result.loadAverage.toFixed(2)}.`,
+    ``,
+    `- hot: the plain command (\`bun examples/serve.ts\`…); contrail rebuilds the app in the process and updates the open page. ` +
+      `Edit on disk → the change in the page's DOM. Rebuild: the server's own log of it (from the change seen to the pages told), each edit's first.`,
+    `- watch-restart: the runtime's watch mode restarts the process (\`bun --watch\`, \`deno run --watch=examples/\`, \`node --watch-path=examples\`). ` +
+      `Edit on disk → a fresh request of the page answers the change; the open tab is then given ${TAB_GRACE_MS / 1000} s to show it by itself.`,
+    `- state kept: the counter's count once the change showed (watch-restart: only a tab that showed the change by itself can keep it).`,
+    ``,
+    `| edit | runtime | hot ms | hot rebuild ms | watch-restart ms | state kept (hot) | tab after a restart |`,
+    `|---|---|---:|---:|---:|---|---|`,
+  ];
+  const runtimes = [...new Set(result.cells.map((cell) => cell.runtime))];
+  for (const edit of EDIT_KINDS) {
+    for (const runtime of runtimes) {
+      const hot = result.cells.find((cell) => cell.runtime === runtime && cell.edit === edit && cell.loop === "hot");
+      const watch = result.cells.find((cell) => cell.runtime === runtime && cell.edit === edit && cell.loop === "watch-restart");
+      const kept = hot ? share(hot.stateKept) + (hot.reloads ? ` (${hot.reloads} reload(s))` : "") : "–";
+      const tab = watch ? (watch.tabShowed.some(Boolean) ? `showed it ${share(watch.tabShowed)}, state kept ${share(watch.stateKept)}` : "stale until reloaded by hand") : "–";
+      const extra = hot ? hot.rebuilds.reduce((sum, count) => sum + count, 0) - hot.rebuilds.length : 0;
+      const rebuild = spread(hot?.rebuildMs ?? []) + (extra > 0 ? ` (${extra} extra rebuild(s))` : "");
+      lines.push(`| ${edit} | ${runtime} | ${spread(hot?.ms ?? [])} | ${rebuild} | ${spread(watch?.ms ?? [])} | ${kept} | ${tab} |`);
+    }
+  }
+  lines.push(
+    ``,
+    `Development start: spawn → the first page's response (\`GET /\`, 200: its headers; the dashboard's feed streams in 300 ms later), ms, one process each. ` +
+      `Left: contrail-* folders in the server's own temporary folder once it stopped. Restarts: the watcher's "Restarting" lines, the edits' included.`,
+    ``,
+    `| runtime | hot start ms | watch-restart start ms | left (hot / watch) | restart lines (watch, ${EDIT_KINDS.length * result.repeats} edits) |`,
+    `|---|---:|---:|---|---:|`,
+  );
+  for (const runtime of runtimes) {
+    const [hot, watch] = (["hot", "watch-restart"] as const).map((loop) => result.starts.find((start) => start.runtime === runtime && start.loop === loop));
+    const left = (start?: DevStart) => (start ? (start.leftFolders.length ? start.leftFolders.join(", ") : "none") : "–");
+    lines.push(`| ${runtime} | ${hot ? hot.ms.toFixed(0) : "–"} | ${watch ? watch.ms.toFixed(0) : "–"} | ${left(hot)} / ${left(watch)} | ${watch?.restarts ?? "–"} |`);
+  }
+  lines.push(``);
+  return lines;
+}
