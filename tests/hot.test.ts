@@ -87,6 +87,12 @@ for (const adapter of [runtime, "hono"]) {
       app.edit("Counter.tsx", "client v1", "client v2");
       await shows(page, "#counter", "client v2: 2", "a client component's edit, its state kept");
       await kept();
+      // Undone and done again: the module as the page first loaded it, then as edited.
+      app.edit("Counter.tsx", "client v2", "client v1");
+      await shows(page, "#counter", "client v1: 2", "a client component's edit undone");
+      app.edit("Counter.tsx", "client v1", "client v2");
+      await shows(page, "#counter", "client v2: 2", "a client component's edit redone");
+      await kept();
 
       app.edit("app.css", "rgb(10, 20, 30)", "rgb(200, 0, 0)");
       await eventually(async () => (await page.locator("#server-text").evaluate((node) => getComputedStyle(node).color)) === "rgb(200, 0, 0)", "a stylesheet's edit");

@@ -108,7 +108,7 @@ export async function bundleBrowser(graph: ServerGraph, browserEntry: string, ou
   const entry = "contrail:browser-entry";
   const entryImports = [WEBPACK_RUNTIME, "contrail:modules", browserEntry];
   const references = serverReferences(graph, BROWSER_REFERENCES);
-  const load = hot ? withRefreshRegistration(graph.root, references.load) : references.load;
+  const load = hot ? withRefreshRegistration(graph.root, references.load, hot.revisions) : references.load;
   const bundleWith = (packages: string[] | undefined) => {
     const hotPage = hot && hotEntry(hot, entryImports, packages);
     const generated: Record<string, string> = {

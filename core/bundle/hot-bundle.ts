@@ -9,7 +9,7 @@
 import { readFile } from "node:fs/promises";
 import { extname, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Bundled, BundleSpec } from "./bundler.ts";
+import { loaderFor, type Bundled, type BundleSpec } from "./bundler.ts";
 import type { SplitBrowserBundle } from "./client-graph.ts";
 import { refreshRegistration } from "./fast-refresh.ts";
 import { moduleIdOf, type ServerGraph } from "./server-graph.ts";
@@ -20,6 +20,8 @@ export interface HotBrowserOptions {
   boot: string;
   version: number;
   packages?: string[];
+  /** How many times each edited file changed since the process started (./watch.ts). */
+  revisions?: Map<string, number>;
 }
 
 const sibling = (name: string) => fileURLToPath(new URL(`../html/${name}${extname(import.meta.url)}`, import.meta.url));
@@ -68,13 +70,22 @@ export function packagesToSplit(split: NonNullable<Bundled["split"]>, root: stri
 
 const APP_SOURCE = /\.[cm]?[jt]sx?$/;
 
-/** `load` with the app's own modules' components registered with Fast Refresh (what `load` replaces stays as it made it). */
-export function withRefreshRegistration(root: string, load: NonNullable<BundleSpec["load"]>): NonNullable<BundleSpec["load"]> {
+/**
+ * `load` with the app's own modules' components registered with Fast
+ * Refresh (what `load` replaces stays as it made it), and each edited
+ * module marked with its revision: a module edited back to what it was
+ * would otherwise be bundled to the file the page already imported, which
+ * the browser would not run again.
+ */
+export function withRefreshRegistration(root: string, load: NonNullable<BundleSpec["load"]>, revisions?: Map<string, number>): NonNullable<BundleSpec["load"]> {
   return async (path, source) => {
     const loaded = await load(path, source);
     if (loaded !== undefined || path.includes("/node_modules/") || !APP_SOURCE.test(path)) return loaded;
-    const registered = await refreshRegistration(source, path, moduleIdOf(root, path));
-    return registered && { contents: registered.code + inlineSourceMapComment(registered.map), loader: "js" };
+    const revision = revisions?.get(path);
+    const mark = revision ? `\n(globalThis as any).__contrailRevision = ${revision};\n` : "";
+    const registered = await refreshRegistration(source + mark, path, moduleIdOf(root, path));
+    if (registered) return { contents: registered.code + inlineSourceMapComment(registered.map), loader: "js" };
+    return mark ? { contents: source + mark, loader: loaderFor(path) } : undefined;
   };
 }
 

@@ -32,12 +32,13 @@ const WATCHED = /\.(?:[cm]?[jt]sx?|css|json)$/;
 /** Starts the app bundled from `entry` with hot updates; resolves with its exports, which always call the newest generation's. */
 export async function developApp<Exports>(entry: string, root: string, browserEntry: string, options: AppOptions, start: StartGeneration): Promise<Exports> {
   const channel = new HotChannel();
+  const revisions = new Map<string, number>();
   // A page knows the version its generation is published as: what it has applied.
   const generate = async (version: number, packages?: string[]) => {
     // Imported, the bundles live in the process: their folder goes at once.
     const outdir = mkdtempSync(join(tmpdir(), "contrail-"));
     try {
-      const app = await bundleApp(entry, root, browserEntry, outdir, options.external, { boot: channel.boot, version, packages });
+      const app = await bundleApp(entry, root, browserEntry, outdir, options.external, { boot: channel.boot, version, packages, revisions });
       return { app, exports: await start(app, outdir, channel.answer) };
     } finally {
       rmSync(outdir, { recursive: true, force: true });
@@ -46,6 +47,7 @@ export async function developApp<Exports>(entry: string, root: string, browserEn
   let current: Generation = await generate(channel.version);
   const watcher = watchSources(current.app.inputs, async (changed) => {
     const began = performance.now();
+    for (const path of changed) revisions.set(path, (revisions.get(path) ?? 0) + 1);
     let next: Generation;
     try {
       next = await generate(channel.version + 1, current.app.hot!.browser.packages);
@@ -150,8 +152,19 @@ function buildErrorMessage(error: unknown): string {
     .join("\n");
 }
 
-// Plain objects, instances of the app's classes (a Hono app) and the module's namespace; not Responses, Maps, Promises…, whose methods need the real object.
-const isLiveObject = (value: unknown) => value !== null && typeof value === "object" && ["[object Object]", "[object Module]"].includes(Object.prototype.toString.call(value));
+/** Whether `value` is one of the app's objects (not a Response, a Map, a Promise…, whose methods need the real object). */
+const isAppObject = (value: unknown): value is object =>
+  value !== null && typeof value === "object" && ["[object Object]", "[object Module]"].includes(Object.prototype.toString.call(value));
+
+/** Whether `value` holds code to call: a function, an instance of a class (a Hono app), or an object holding either. */
+function holdsCode(value: unknown, seen = new Set<unknown>()): boolean {
+  if (typeof value === "function") return true;
+  if (!isAppObject(value) || seen.has(value)) return false;
+  seen.add(value);
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== null && prototype !== Object.prototype) return true;
+  return Object.values(value).some((member) => holdsCode(member, seen));
+}
 
 /** The value at `path` in `exports`. */
 function valueAt(exports: Record<string, any>, path: PropertyKey[]): any {
@@ -164,8 +177,8 @@ function valueAt(exports: Record<string, any>, path: PropertyKey[]): any {
  * What the host gets of the entry's exports: the same shape, read from the
  * newest generation at the same place; each function calls the newest one
  * there (a handler in a `routes` table, `fetch`, a Hono app's methods), so
- * the host's server never needs to know the app changed. Its objects are
- * views of the app's own (what the app mutates, the host reads).
+ * the host's server never needs to know the app changed. Objects that hold
+ * no code (data) are the first generation's own.
  */
 function liveExports(value: unknown, path: PropertyKey[], exports: () => Record<string, any>): unknown {
   if (typeof value === "function") {
@@ -179,7 +192,7 @@ function liveExports(value: unknown, path: PropertyKey[], exports: () => Record<
     // Its arity as the original's: Deno.serve hands a handler that declares no parameter no request.
     return Object.defineProperty(live, "length", { value: value.length });
   }
-  if (isLiveObject(value)) {
+  if (isAppObject(value) && holdsCode(value)) {
     return new Proxy(value as object, {
       get: (target, key) => {
         // A value that may never change (frozen) must be given as it is.
