@@ -16,7 +16,7 @@
 // resolve, and removed at the end; each server gets a temporary folder of its
 // own (TMPDIR), so the contrail-* folders it leaves can be counted.
 import { spawn, type ChildProcess } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
@@ -39,6 +39,8 @@ export interface DevLoopCell {
   rebuildMs: number[];
   /** Hot: the rebuilds the server logged per edit (a save seen as two changes rebuilds twice). */
   rebuilds: number[];
+  /** Hot: the edits that never showed in the open page, each with what a fresh request answered and the server's output since the write. */
+  failures: string[];
   /** Document requests the tab made by itself between an edit and its showing (a reload instead of an update). */
   reloads: number;
 }
@@ -66,8 +68,10 @@ const EDIT_KINDS: EditKind[] = ["server component text", "client component text"
 const BETWEEN_EDITS_MS = 400;
 /** How long the open tab is given to show a watch-restart edit by itself, after the server answers it. */
 const TAB_GRACE_MS = 1500;
-/** A bound on a change that never shows. */
+/** A bound on a change that never shows (a start, a restart). */
 const GIVE_UP_MS = 60_000;
+/** A bound on a hot update that never shows in the open page: the loop is recorded as failed, the page reloaded. */
+const HOT_GIVE_UP_MS = 20_000;
 
 const bin = (root: string, name: string) => join(root, "node_modules", ".bin", name);
 
@@ -210,15 +214,19 @@ async function measureLoop(browser: Browser, root: string, copy: string, runtime
   // The app as the repo has it, whatever the last loop left.
   cpSync(join(root, "examples", "app"), join(folder, "app"), { recursive: true });
   const temp = mkdtempSync(join(tmpdir(), "devloop-tmp-"));
-  const { server, ms } = await startServer(serveCommand(root, runtime, copy, loop), root, port, temp);
+  const { server, ms } = await startServer(serveCommand(root, runtime, copy, loop), root, port, temp).catch((error) => {
+    rmSync(temp, { recursive: true, force: true });
+    throw error;
+  });
   const cells: DevLoopCell[] = [];
   const page = await browser.newPage();
   let documents = 0;
+  let leftFolders: string[] = [];
   page.on("request", (request) => void (request.resourceType() === "document" && documents++));
   try {
     await openPage(page, server.base);
     for (const kind of EDIT_KINDS) {
-      const cell: DevLoopCell = { runtime, edit: kind, loop, ms: [], stateKept: [], tabShowed: [], rebuildMs: [], rebuilds: [], reloads: 0 };
+      const cell: DevLoopCell = { runtime, edit: kind, loop, ms: [], stateKept: [], tabShowed: [], rebuildMs: [], rebuilds: [], failures: [], reloads: 0 };
       for (let round = 1; round <= repeats; round++) {
         const edit = editOf(kind, round);
         const path = join(folder, edit.file);
@@ -230,7 +238,13 @@ async function measureLoop(browser: Browser, root: string, copy: string, runtime
         const began = performance.now();
         writeFileSync(path, edited);
         if (loop === "hot") {
-          await page.waitForFunction(edit.inPage, undefined, { polling: "raf", timeout: GIVE_UP_MS });
+          const showed = await page.waitForFunction(edit.inPage, undefined, { polling: "raf", timeout: HOT_GIVE_UP_MS }).then(() => true, () => false);
+          if (!showed) {
+            const answered = await serverAnswers(server.base, edit);
+            cell.failures.push(`round ${round}: not shown in ${HOT_GIVE_UP_MS / 1000} s; a fresh request ${answered ? "answers" : "does not answer"} it; server output since the write: ${JSON.stringify(server.output().slice(logged).slice(-600))}`);
+            await openPage(page, server.base);
+            continue;
+          }
           cell.ms.push(performance.now() - began);
           cell.stateKept.push(await counted(page));
           // The server logs its rebuild once it has published it, which may be just after the page applied it.
@@ -257,13 +271,14 @@ async function measureLoop(browser: Browser, root: string, copy: string, runtime
       }
       cells.push(cell);
       console.error(`  dev loop ${runtime} ${loop} ${kind}: ${cell.ms.map(Math.round).join(", ")} ms${cell.rebuildMs.length ? ` (rebuilds ${cell.rebuildMs.join(", ")} ms; per edit ${cell.rebuilds.join(", ")})` : ""}`);
+      for (const failure of cell.failures) console.error(`    hot update failed, ${failure}`);
     }
   } finally {
     await page.close();
     await server.stop();
+    leftFolders = readdirSync(temp).filter((name) => name.startsWith("contrail-"));
+    rmSync(temp, { recursive: true, force: true });
   }
-  const leftFolders = existsSync(temp) ? readdirSync(temp).filter((name) => name.startsWith("contrail-")) : [];
-  rmSync(temp, { recursive: true, force: true });
   return { cells, start: { runtime, loop, ms, leftFolders, restarts: restartLines(server.output()) } };
 }
 
@@ -319,7 +334,8 @@ export function devLoopSection(result: DevLoopResult, command: string): string[]
     for (const runtime of runtimes) {
       const hot = result.cells.find((cell) => cell.runtime === runtime && cell.edit === edit && cell.loop === "hot");
       const watch = result.cells.find((cell) => cell.runtime === runtime && cell.edit === edit && cell.loop === "watch-restart");
-      const kept = hot ? share(hot.stateKept) + (hot.reloads ? ` (${hot.reloads} reload(s))` : "") : "–";
+      const failed = hot?.failures.length ? ` · not shown ${hot.failures.length} of ${result.repeats}` : "";
+      const kept = hot ? share(hot.stateKept) + failed + (hot.reloads ? ` (${hot.reloads} reload(s))` : "") : "–";
       const tab = watch ? (watch.tabShowed.some(Boolean) ? `showed it ${share(watch.tabShowed)}, state kept ${share(watch.stateKept)}` : "stale until reloaded by hand") : "–";
       const extra = hot ? hot.rebuilds.reduce((sum, count) => sum + count, 0) - hot.rebuilds.length : 0;
       const rebuild = spread(hot?.rebuildMs ?? []) + (extra > 0 ? ` (${extra} extra rebuild(s))` : "");
