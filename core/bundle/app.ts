@@ -21,7 +21,7 @@ import { renderToHTMLStream, type HTMLOptions } from "../html/index.ts";
 import { enableSourceMaps } from "../flight/dev/source-maps.ts";
 import type { BuildOptions, BuildResult } from "./build.ts";
 import { fromFolder, loadClientModules, MANIFEST_FILE, mode, pathOf, type BuildManifest, type BundledApp } from "./manifest.ts";
-import { assertOwnKeyIsEnough, useBuildKey } from "./server-functions-key.ts";
+import { assertOwnKeyIsEnough, servedWithOtherProcesses, useBuildKey } from "./server-functions-key.ts";
 import type { BundleOptions, ServerGraph } from "./server-graph.ts";
 
 export type { BuildOptions, BuildResult } from "./build.ts";
@@ -38,7 +38,8 @@ export interface AppOptions extends BuildOptions, Pick<HTMLOptions, "nonce" | "o
   /**
    * In development, rebuild the app when its sources change and update the
    * open pages in place (hot updates, ./watch.ts). Default: true, unless the
-   * runtime's own watch mode restarts the process instead.
+   * runtime's own watch mode restarts the process instead, or other
+   * processes serve the app too (workers, CONTRAIL_SERVER_FUNCTIONS_KEY).
    */
   hot?: boolean;
   /** The folder of static files served at the site's root (a path or file URL), or false for none. Default: `<root>/public`. */
@@ -156,7 +157,8 @@ export async function loadApp<Exports = Record<string, any>>(server: string | UR
   assertOwnKeyIsEnough();
   const { bundleApp, DEFAULT_BROWSER_ENTRY } = await import("./build.ts");
   const browserEntry = pathOf(options.browser ?? DEFAULT_BROWSER_ENTRY);
-  if (mode() === "development" && options.hot !== false && !runtimeWatches()) {
+  // Hot updates are one process's: a page asks the process that served it what changed.
+  if (mode() === "development" && options.hot !== false && !runtimeWatches() && !servedWithOtherProcesses()) {
     const { developApp } = await import("./watch.ts");
     return developApp<Exports>(entry, root, browserEntry, options, (app, outdir, hot) => start(app, outdir, root, options, hot));
   }

@@ -33,6 +33,14 @@ function servesWithOtherProcesses(): boolean {
   return commandLine.includes("serve") && commandLine.includes("--parallel");
 }
 
+/**
+ * Whether other processes serve the app beside this one: workers, or
+ * processes given the key they share (what a key in the environment is for).
+ */
+export function servedWithOtherProcesses(): boolean {
+  return Boolean(process.env.CONTRAIL_SERVER_FUNCTIONS_KEY) || servesWithOtherProcesses();
+}
+
 /** For an app bundled at start: refuses to make a key of this process's own when other processes serve the same app. */
 export function assertOwnKeyIsEnough(): void {
   if (process.env.CONTRAIL_SERVER_FUNCTIONS_KEY || !servesWithOtherProcesses()) return;
