@@ -43,14 +43,14 @@ export const DEFAULT_BROWSER_ENTRY = new URL("../html/browser-entry" + extname(i
  * server graph again with it, so its functions are registered (the set of
  * such modules only grows, so this ends).
  */
-async function bundleGraphs(entry: string, outdir: string, root: string, external: string[]): Promise<{ graph: ServerGraph; ssr: SSRBundle }> {
-  const serverModules: string[] = [];
+async function bundleGraphs(entry: string, outdir: string, root: string, external: string[], known: string[] = []): Promise<{ graph: ServerGraph; ssr: SSRBundle; serverModules: string[] }> {
+  const serverModules = [...known];
   for (;;) {
     const graph = await bundleServerGraph({ entry, outdir: join(outdir, "server"), root, serverModules, external });
     const ssr = await bundleClientModules(graph, join(outdir, "ssr"), external);
     const registered = new Set(Object.values(graph.serverModules));
     const missing = ssr.serverModules.filter((path) => !registered.has(path));
-    if (missing.length === 0) return { graph, ssr };
+    if (missing.length === 0) return { graph, ssr, serverModules };
     serverModules.push(...missing);
   }
 }
@@ -79,7 +79,21 @@ async function servedFiles(root: string, browser: BrowserBundle, cssFiles: strin
 /** `record` with its keys in order, so the same build writes the same bytes. */
 const sortedByKey = <T>(record: Record<string, T>): Record<string, T> => Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : 1)));
 
-/** Bundles the app whose server entry is `entry` into `outdir` (the server graph and SSR bundles; the served files in memory). */
+/** What a rebuild in development keeps of the build before it, and what changed since (./watch.ts). */
+export interface Rebuild {
+  previous: NonNullable<BundledApp["hot"]>;
+  changed: string[];
+}
+
+const sameModules = (a: Record<string, string>, b: Record<string, string>) => JSON.stringify(sortedByKey(a)) === JSON.stringify(sortedByKey(b));
+
+/**
+ * Bundles the app whose server entry is `entry` into `outdir` (the server
+ * graph and SSR bundles; the served files in memory). With `hot`, for hot
+ * updates; a `rebuild` starts from what the build before found (the "use
+ * server" modules only client components import) and keeps its browser
+ * bundle when no file of it changed.
+ */
 export async function bundleApp(
   entry: string,
   root: string,
@@ -87,10 +101,13 @@ export async function bundleApp(
   outdir: string,
   external: string[] = [],
   hot?: HotBrowserOptions,
+  rebuild?: Rebuild,
 ): Promise<BundledApp> {
-  const { graph, ssr } = await bundleGraphs(entry, outdir, root, external);
+  const { graph, ssr, serverModules } = await bundleGraphs(entry, outdir, root, external, rebuild?.previous.serverModules);
+  const previous = rebuild?.previous;
+  const keep = previous && sameModules(previous.clientModules, graph.clientModules) && !rebuild.changed.some((path) => previous.bundle.inputs.includes(path));
   const browserDir = join(outdir, "browser");
-  const browser = await bundleBrowser(graph, browserEntry, browserDir, hot);
+  const browser = keep ? previous.bundle : await bundleBrowser(graph, browserEntry, browserDir, hot);
   await rm(browserDir, { recursive: true, force: true });
   // The server's CSS first, then the client components' (the browser bundle holds them all).
   const served = await servedFiles(root, browser, [...graph.stylesheets, ...browser.stylesheets], [...graph.assets, ...ssr.assets, ...browser.assets]);
@@ -112,7 +129,8 @@ export async function bundleApp(
   // A client module is read by the server graph for its exports only: its edits are the browser's.
   const clientModules = new Set(Object.values(graph.clientModules));
   const serverInputs = graph.inputs.filter((path) => !clientModules.has(path));
-  return { manifest, files, inputs, hot: browser.split && { serverInputs, browser: browser.split, filesPath: HOT_FILES } };
+  const hotState = browser.split && { serverInputs, browser: browser.split, filesPath: HOT_FILES, serverModules, clientModules: graph.clientModules, bundle: browser };
+  return { manifest, files, inputs, hot: hotState };
 }
 
 /** What `build` reports. */

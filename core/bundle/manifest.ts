@@ -6,7 +6,7 @@ import type { Asset } from "../serve/app-context.ts";
 import type { Encoding } from "../serve/compression.ts";
 import type { ClientManifest } from "../flight/types.ts";
 import type { ExternalReason } from "./bundler.ts";
-import type { SplitBrowserBundle } from "./client-graph.ts";
+import type { BrowserBundle, SplitBrowserBundle } from "./client-graph.ts";
 
 /** What a build's `manifest.json` holds: everything a process needs to serve the app but the bundles themselves. */
 export interface BuildManifest {
@@ -43,8 +43,19 @@ export interface BundledApp {
   manifest: BuildManifest;
   files: Record<string, Asset>;
   inputs: string[];
-  /** Bundled for hot updates: the server graph's sources, the split browser bundle, and where its files are served. */
-  hot?: { serverInputs: string[]; browser: SplitBrowserBundle; filesPath: string };
+  /**
+   * Bundled for hot updates: the server graph's sources, the split browser
+   * bundle (its files; the whole of it, for a rebuild to keep), where its
+   * files are served, and the modules the next build starts from.
+   */
+  hot?: {
+    serverInputs: string[];
+    browser: SplitBrowserBundle;
+    bundle: BrowserBundle;
+    filesPath: string;
+    serverModules: string[];
+    clientModules: Record<string, string>;
+  };
 }
 
 export const MANIFEST_FILE = "manifest.json";

@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync, statSync, watch, type FSWatcher } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import type { AppOptions } from "./app.ts";
-import { bundleApp } from "./build.ts";
+import { bundleApp, type Rebuild } from "./build.ts";
 import { isAppModule } from "./hot-bundle.ts";
 import { HotChannel, type HotUpdate } from "./hot-channel.ts";
 import type { BundledApp } from "./manifest.ts";
@@ -34,11 +34,11 @@ export async function developApp<Exports>(entry: string, root: string, browserEn
   const channel = new HotChannel();
   const revisions = new Map<string, number>();
   // A page knows the version its generation is published as: what it has applied.
-  const generate = async (version: number, packages?: string[]) => {
+  const generate = async (version: number, rebuild?: Rebuild) => {
     // Imported, the bundles live in the process: their folder goes at once.
     const outdir = mkdtempSync(join(tmpdir(), "contrail-"));
     try {
-      const app = await bundleApp(entry, root, browserEntry, outdir, options.external, { boot: channel.boot, version, packages, revisions });
+      const app = await bundleApp(entry, root, browserEntry, outdir, options.external, { boot: channel.boot, version, packages: rebuild?.previous.browser.packages, revisions }, rebuild);
       return { app, exports: await start(app, outdir, channel.answer) };
     } finally {
       rmSync(outdir, { recursive: true, force: true });
@@ -50,7 +50,7 @@ export async function developApp<Exports>(entry: string, root: string, browserEn
     for (const path of changed) revisions.set(path, (revisions.get(path) ?? 0) + 1);
     let next: Generation;
     try {
-      next = await generate(channel.version + 1, current.app.hot!.browser.packages);
+      next = await generate(channel.version + 1, { previous: current.app.hot!, changed });
     } catch (error) {
       const message = buildErrorMessage(error);
       console.error(`contrail: the app failed to build; it runs as it was until this is fixed:\n${message}`);
