@@ -79,6 +79,14 @@ async function servedFiles(root: string, browser: BrowserBundle, cssFiles: strin
 /** `record` with its keys in order, so the same build writes the same bytes. */
 const sortedByKey = <T>(record: Record<string, T>): Record<string, T> => Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : 1)));
 
+/**
+ * The files the app serves once only plain stylesheets changed (no module's
+ * code did): its stylesheet bundled again, and everything else as it was.
+ */
+export async function restyledFiles(root: string, hot: NonNullable<BundledApp["hot"]>): Promise<{ files: Record<string, Asset>; stylesheets: string[] }> {
+  return servedFiles(root, hot.bundle, hot.cssFiles, hot.assetFiles);
+}
+
 /** What a rebuild in development keeps of the build before it, and what changed since (./watch.ts). */
 export interface Rebuild {
   previous: NonNullable<BundledApp["hot"]>;
@@ -110,7 +118,9 @@ export async function bundleApp(
   const browser = keep ? previous.bundle : await bundleBrowser(graph, browserEntry, browserDir, hot);
   await rm(browserDir, { recursive: true, force: true });
   // The server's CSS first, then the client components' (the browser bundle holds them all).
-  const served = await servedFiles(root, browser, [...graph.stylesheets, ...browser.stylesheets], [...graph.assets, ...ssr.assets, ...browser.assets]);
+  const cssFiles = [...graph.stylesheets, ...browser.stylesheets];
+  const assetFiles = [...graph.assets, ...ssr.assets, ...browser.assets];
+  const served = await servedFiles(root, browser, cssFiles, assetFiles);
   const files = sortedByKey(served.files);
   const manifest: BuildManifest = {
     root: fromFolder(outdir, root) || ".",
@@ -129,7 +139,16 @@ export async function bundleApp(
   // A client module is read by the server graph for its exports only: its edits are the browser's.
   const clientModules = new Set(Object.values(graph.clientModules));
   const serverInputs = graph.inputs.filter((path) => !clientModules.has(path));
-  const hotState = browser.split && { serverInputs, browser: browser.split, filesPath: HOT_FILES, serverModules, clientModules: graph.clientModules, bundle: browser };
+  const hotState = browser.split && {
+    serverInputs,
+    browser: browser.split,
+    filesPath: HOT_FILES,
+    serverModules,
+    clientModules: graph.clientModules,
+    bundle: browser,
+    cssFiles,
+    assetFiles,
+  };
   return { manifest, files, inputs, hot: hotState };
 }
 

@@ -6,6 +6,7 @@ import type { Asset } from "../serve/app-context.ts";
 import type { Encoding } from "../serve/compression.ts";
 import type { ClientManifest } from "../flight/types.ts";
 import type { ExternalReason } from "./bundler.ts";
+import type { AssetFile } from "./asset-files.ts";
 import type { BrowserBundle, SplitBrowserBundle } from "./client-graph.ts";
 
 /** What a build's `manifest.json` holds: everything a process needs to serve the app but the bundles themselves. */
@@ -55,6 +56,9 @@ export interface BundledApp {
     filesPath: string;
     serverModules: string[];
     clientModules: Record<string, string>;
+    /** The stylesheets and files the app imports, for its stylesheet to be bundled again alone. */
+    cssFiles: string[];
+    assetFiles: AssetFile[];
   };
 }
 

@@ -12,7 +12,7 @@ import type { Plugin } from "esbuild";
 import { ASSET_FILE, assetFile, contentHash, type AssetFile } from "./asset-files.ts";
 
 export const CSS_FILE = /\.css$/;
-const CSS_MODULE = /\.module\.css$/;
+export const CSS_MODULE = /\.module\.css$/;
 const NAMED_MODULE = "contrail-css-module";
 
 /** Where `path` is for esbuild: its path from `root`, its file name made unique. */

@@ -11,11 +11,11 @@ import { mkdtempSync, rmSync, statSync, watch, type FSWatcher } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import type { AppOptions } from "./app.ts";
-import { bundleApp, type Rebuild } from "./build.ts";
+import { bundleApp, restyledFiles, type Rebuild } from "./build.ts";
 import { isAppModule } from "./hot-bundle.ts";
 import { HotChannel, type HotUpdate } from "./hot-channel.ts";
 import type { BundledApp } from "./manifest.ts";
-import { CSS_FILE } from "./styles.ts";
+import { CSS_FILE, CSS_MODULE } from "./styles.ts";
 
 /** Hands a bundled generation to the process (the app's context, then its server graph imported): resolves with its exports. */
 export type StartGeneration = (app: BundledApp, outdir: string, hot: HotChannel["answer"]) => Promise<Record<string, any>>;
@@ -45,25 +45,52 @@ export async function developApp<Exports>(entry: string, root: string, browserEn
     }
   };
   let current: Generation = await generate(channel.version);
+  const failed = (error: unknown) => {
+    const message = buildErrorMessage(error);
+    console.error(`contrail: the app failed to build; it runs as it was until this is fixed:\n${message}`);
+    channel.fail(message);
+    return false;
+  };
+  /**
+   * The app's stylesheet bundled again, in place: the handlers serve the new
+   * one, and the pages they render link it, with no module imported again.
+   */
+  const restyle = async (app: BundledApp): Promise<Omit<HotUpdate, "version">> => {
+    const { files, stylesheets } = await restyledFiles(root, app.hot!);
+    const before = [...app.manifest.stylesheets];
+    // The handlers and the HTML renderer hold these very objects.
+    Object.assign(app.files, files);
+    app.manifest.stylesheets.splice(0, before.length, ...stylesheets);
+    const swapped = stylesheets.flatMap((sheet, i): [string, string][] => (sheet === before[i] ? [] : [[before[i], sheet]]));
+    return { reload: before.length !== stylesheets.length, modules: {}, stylesheets: swapped, server: false };
+  };
   const watcher = watchSources(current.app.inputs, async (changed) => {
     const began = performance.now();
     for (const path of changed) revisions.set(path, (revisions.get(path) ?? 0) + 1);
+    const report = (update: Omit<HotUpdate, "version">) => {
+      channel.publish(update);
+      const names = changed.map((path) => basename(path)).join(", ");
+      console.log(`contrail: ${names} → ${update.reload ? "pages reload" : "updated"} (${Math.round(performance.now() - began)} ms)`);
+      return true;
+    };
+    if (changed.every((path) => CSS_FILE.test(path) && !CSS_MODULE.test(path))) {
+      // No module's code changed (a plain stylesheet's stand-in is empty): only the stylesheet is bundled again.
+      try {
+        return report(await restyle(current.app));
+      } catch (error) {
+        return failed(error);
+      }
+    }
     let next: Generation;
     try {
       next = await generate(channel.version + 1, { previous: current.app.hot!, changed });
     } catch (error) {
-      const message = buildErrorMessage(error);
-      console.error(`contrail: the app failed to build; it runs as it was until this is fixed:\n${message}`);
-      channel.fail(message);
-      return false;
+      return failed(error);
     }
     const update = updateBetween(current.app, next.app, changed, root);
     current = next;
     watcher.follow(next.app.inputs);
-    channel.publish(update);
-    const names = changed.map((path) => basename(path)).join(", ");
-    console.log(`contrail: ${names} → ${update.reload ? "pages reload" : "updated"} (${Math.round(performance.now() - began)} ms)`);
-    return true;
+    return report(update);
   });
   return liveExports(current.exports, [], () => current.exports) as Exports;
 }
