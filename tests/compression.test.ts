@@ -177,7 +177,7 @@ for (const adapter of [runtime, "hono"]) {
   /** The app's stylesheet and browser bundle, as the page links them. */
   async function ownFiles(): Promise<string[]> {
     const page = (await decoded(await request(base(), "/", html))).toString();
-    const bundle = /src="(\/_contrail\/[0-9a-f]+\.js)"/.exec(page)?.[1];
+    const bundle = /src="(\/_contrail\/[^"]+\.js)"/.exec(page)?.[1];
     const stylesheet = /href="(\/_contrail\/[^"]+\.css)"/.exec(page)?.[1];
     ok(bundle && stylesheet, "the page links its bundle and stylesheet");
     return [bundle, stylesheet];

@@ -162,7 +162,7 @@ for (const adapter of [runtime, "hono"]) {
   test(`${label}: starts on loopback`, async () => {
     servers[adapter] = await startServerProcess(hostScriptCommand(script, adapter), undefined, { env: { RANGE_PUBLIC: publicDir } });
     const page = await (await fetch(base() + "/", { headers: { accept: "text/html" } })).text();
-    const paths = [/src="(\/_contrail\/[0-9a-f]+\.js)"/.exec(page)![1], /src="(\/_contrail\/assets\/pixel-[0-9a-f]+\.png)"/.exec(page)![1]];
+    const paths = [/src="(\/_contrail\/[^"]+\.js)"/.exec(page)![1], /src="(\/_contrail\/assets\/pixel-[0-9a-f]+\.png)"/.exec(page)![1]];
     ownFiles = {};
     for (const path of paths) ownFiles[path] = (await get(base(), path)).body;
     ok(ownFiles[paths[1]].equals(readFileSync(new URL("./fixtures/range/pixel.png", import.meta.url))));

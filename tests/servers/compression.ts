@@ -10,7 +10,8 @@ import { listenWithFetch, listenWithNodeServer } from "../support/listen.ts";
 
 const adapter = process.argv[2];
 const fixture = new URL("../fixtures/compression/", import.meta.url);
-const { handlers } = await loadApp(new URL("server.tsx", fixture), { root: fileURLToPath(fixture) });
+// One browser bundle in both modes, as production serves it, whose size the suite compresses (hot updates split it into small files).
+const { handlers } = await loadApp(new URL("server.tsx", fixture), { root: fileURLToPath(fixture), hot: false });
 const { on, off } = handlers[adapter] ?? {};
 if (!on) throw new Error("unknown adapter " + adapter);
 
