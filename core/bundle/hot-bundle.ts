@@ -83,7 +83,8 @@ export function withRefreshRegistration(root: string, load: NonNullable<BundleSp
     if (loaded !== undefined || path.includes("/node_modules/") || !APP_SOURCE.test(path)) return loaded;
     const revision = revisions?.get(path);
     const mark = revision ? `\n(globalThis as any).__contrailRevision = ${revision};\n` : "";
-    const registered = await refreshRegistration(source + mark, path, moduleIdOf(root, path));
+    // A module that does not parse is left to the bundler, which reports the error where it is.
+    const registered = await refreshRegistration(source + mark, path, moduleIdOf(root, path)).catch(() => undefined);
     if (registered) return { contents: registered.code + inlineSourceMapComment(registered.map), loader: "js" };
     return mark ? { contents: source + mark, loader: loaderFor(path) } : undefined;
   };

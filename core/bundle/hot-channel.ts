@@ -30,8 +30,9 @@ export interface HotNews {
   reload?: boolean;
 }
 
-// A page asks again after this, so that a proxy's or browser's idle timeout never cuts the wait.
-const WAIT_MS = 20_000;
+// A page asks again after this: shorter than the servers' idle timeouts (Bun.serve's is 10 s), and
+// what a graceful shutdown (deno serve's) waits for the open pages at most.
+const WAIT_MS = 5_000;
 const KEPT_UPDATES = 100;
 
 export class HotChannel {

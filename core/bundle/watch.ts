@@ -117,18 +117,18 @@ function updateBetween(before: BundledApp, after: BundledApp, changed: string[],
 }
 
 /**
- * Watches the folders of `inputs` (not packages' in node_modules): a change
- * to one of them calls `onChange` once the edits settle, never while it
- * runs. A file counts as changed when its time or size did (reading it, a
- * bundler in another process say, changes neither); a new source file in
- * those folders only while the last build failed (the import it missed).
- * `onChange` answers whether the app built.
+ * Watches the folders of `inputs` (not packages' in node_modules): events
+ * there call `onChange` once the edits settle (never while it runs) with
+ * the sources whose time or size changed (reading a file, as a bundler in
+ * another process does, changes neither; an event missed is made up for
+ * by the next), and new files there while the last build failed (the import
+ * it missed). `onChange` answers whether the app built.
  */
 function watchSources(inputs: string[], onChange: (changed: string[]) => Promise<boolean>) {
   const watchers = new Map<string, FSWatcher>();
   let stamps = new Map<string, string>();
   let failing = false;
-  let edited = new Set<string>();
+  let created = new Set<string>();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running: Promise<void> | undefined;
   const stampOf = (path: string) => {
@@ -141,26 +141,34 @@ function watchSources(inputs: string[], onChange: (changed: string[]) => Promise
   };
   const flush = async () => {
     if (running) return void (await running, settle());
-    const changed = [...edited];
-    edited = new Set();
+    const edited = [...stamps].filter(([path, stamp]) => stampOf(path) !== stamp).map(([path]) => path);
+    const changed = [...new Set([...edited, ...created])];
+    created = new Set();
+    if (changed.length === 0) return;
     running = onChange(changed).then((built) => void (failing = !built)).finally(() => (running = undefined));
   };
+  // Any event in a watched folder looks again (a save is often a write to another file, renamed over the source).
   const noticed = (path: string) => {
-    const stamp = stamps.get(path);
-    if (stamp === undefined ? !(failing && WATCHED.test(path)) : stampOf(path) === stamp) return;
-    edited.add(path);
+    if (!stamps.has(path) && failing && WATCHED.test(path)) created.add(path);
     settle();
+  };
+  const watchFolder = (folder: string) => {
+    const watcher = watch(folder, (_event, name) => {
+      if (name !== null) noticed(join(folder, String(name)));
+      // Once it has reported, Deno's watcher keeps the process alive, unref'd or not (Ctrl-C would not end `deno serve`): a new one does not.
+      if ((globalThis as any).Deno) {
+        watcher.close();
+        watchFolder(folder);
+      }
+    });
+    // The host's server keeps the process alive, not the watch.
+    watcher.unref?.();
+    watchers.set(folder, watcher);
   };
   const follow = (files: string[]) => {
     const sources = files.filter((file) => !file.includes("/node_modules/") && !file.includes(":"));
     stamps = new Map(sources.map((file) => [file, stampOf(file)]));
-    for (const folder of new Set(sources.map((file) => dirname(file)))) {
-      if (watchers.has(folder)) continue;
-      const watcher = watch(folder, (_event, name) => name !== null && noticed(join(folder, String(name))));
-      // The host's server keeps the process alive, not the watch.
-      watcher.unref?.();
-      watchers.set(folder, watcher);
-    }
+    for (const folder of new Set(sources.map((file) => dirname(file)))) if (!watchers.has(folder)) watchFolder(folder);
   };
   follow(inputs);
   return { follow };
