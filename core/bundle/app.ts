@@ -32,7 +32,7 @@ export interface AppOptions extends BuildOptions, Pick<HTMLOptions, "nonce" | "o
   /**
    * The folder `contrail build` wrote the app into. In production the app
    * starts from it, bundling nothing; in development it is ignored (the app
-   * is bundled at start, and rebuilt by the runtime's watch mode).
+   * is bundled at start, and again on each edit: `hot`).
    */
   build?: string | URL;
   /**

@@ -45,7 +45,10 @@ export async function developApp<Exports>(entry: string, root: string, browserEn
     }
   };
   let current: Generation = await generate(channel.version);
+  // The last build failed: what runs is older than the sources.
+  let broken = false;
   const failed = (error: unknown) => {
+    broken = true;
     const message = buildErrorMessage(error);
     console.error(`contrail: the app failed to build; it runs as it was until this is fixed:\n${message}`);
     channel.fail(message);
@@ -73,8 +76,9 @@ export async function developApp<Exports>(entry: string, root: string, browserEn
       console.log(`contrail: ${names} → ${update.reload ? "pages reload" : "updated"} (${Math.round(performance.now() - began)} ms)`);
       return true;
     };
-    if (changed.every((path) => CSS_FILE.test(path) && !CSS_MODULE.test(path))) {
+    if (!broken && changed.every((path) => CSS_FILE.test(path) && !CSS_MODULE.test(path))) {
       // No module's code changed (a plain stylesheet's stand-in is empty): only the stylesheet is bundled again.
+      // Not after a failed build, whose fix is still to be bundled.
       try {
         return report(await restyle(current.app));
       } catch (error) {
@@ -89,6 +93,7 @@ export async function developApp<Exports>(entry: string, root: string, browserEn
     }
     const update = updateBetween(current.app, next.app, changed, root);
     current = next;
+    broken = false;
     watcher.follow(next.app.inputs);
     return report(update);
   });
