@@ -3,8 +3,8 @@
 // first answered. The whole process group is stopped at once, so no worker
 // outlives the cell.
 import { spawn } from "node:child_process";
-import { createServer } from "node:net";
 import { join } from "node:path";
+import { freePort } from "../tests/support/free-port.ts";
 
 export interface AppServers {
   base: string;
@@ -31,17 +31,6 @@ function hostCommand(root: string, runtime: string, processes: number, port: num
   throw new Error("unknown runtime " + runtime);
 }
 
-/** A port free now; Bun's `reusePort` and `deno serve --parallel` need one known before the processes start. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** How long a start may take before the bench gives up on it (bundling at start takes about a second here). */
 const START_LIMIT_MS = 120_000;

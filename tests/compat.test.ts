@@ -16,14 +16,15 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { BUILDS, buildEnv, viteCommand, viteRscProject, type Build, type ViteRscProject } from "./fixtures/vite-rsc-project.ts";
 import { launchBrowser } from "./support/browser.ts";
+import { decodedFlight } from "./support/flight-decode.ts";
 import { eventually, run, test } from "./support/harness.ts";
 import { startServerProcess } from "./support/server-process.ts";
 import { hostCommand, production, runtime } from "./support/user-project.ts";
+import { freePort } from "./support/free-port.ts";
 
 interface App {
   name: Build;
@@ -81,14 +82,6 @@ async function startViteDev(name: Build): Promise<App> {
   return { name, base, stop };
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 // ---- the payload, decoded by React's client ------------------------------------
 
@@ -96,40 +89,6 @@ const PAGES = ["/", "/scenario-a"];
 const rscURL = (path: string) => (path === "/" ? "/_.rsc" : path + "_.rsc");
 /** Each server names its own address in the page: one name for both. */
 const sameHost = (text: string, app: App) => text.replaceAll(app.base.slice("http://".length), "HOST");
-
-// Client modules decode to their names: the payloads are compared, not run.
-(globalThis as any).__webpack_require__ = (id: string) =>
-  new Proxy({}, { get: (_, name) => (typeof name === "string" && name !== "then" ? `client module ${id}#${name}` : undefined) });
-const moduleMap = new Proxy({}, { get: (_, id) => new Proxy({}, { get: (_, name) => ({ id, chunks: [], name }) }) });
-
-async function decoded(text: string): Promise<unknown> {
-  const { createFromReadableStream } = await import("react-server-dom-webpack/client.edge");
-  const stream = new Response(text).body!;
-  return describeValue(await createFromReadableStream(stream, { serverConsumerManifest: { moduleMap, serverModuleMap: null, moduleLoading: null } }));
-}
-
-/** A decoded value as plain JSON: elements by type, key and props, lazy parts and promises settled. */
-async function describeValue(value: any): Promise<unknown> {
-  if (value === undefined || typeof value === "bigint" || typeof value === "symbol") return { [typeof value]: String(value) };
-  if (value === null || typeof value !== "object") return typeof value === "function" ? { function: value.name } : value;
-  if (typeof value.then === "function") return { settled: await describeValue(await value) };
-  if (value.$$typeof === Symbol.for("react.lazy")) {
-    for (;;) {
-      try {
-        return await describeValue(value._init(value._payload));
-      } catch (thrown: any) {
-        if (typeof thrown?.then !== "function") return { error: String(thrown?.message ?? thrown) };
-        await thrown;
-      }
-    }
-  }
-  if (value.$$typeof === Symbol.for("react.transitional.element")) {
-    return { type: await describeValue(value.type), key: value.key, props: await describeValue(value.props) };
-  }
-  if (Array.isArray(value)) return Promise.all(value.map(describeValue));
-  const entries = await Promise.all(Object.keys(value).sort().map(async (key) => [key, await describeValue(value[key])]));
-  return Object.fromEntries(entries);
-}
 
 async function text(app: App, path: string): Promise<string> {
   const response = await fetch(app.base + path);
@@ -140,7 +99,7 @@ async function text(app: App, path: string): Promise<string> {
 test("the Flight payloads decode to the same values (and are the same bytes on the starter's page)", async () => {
   for (const path of PAGES) {
     const [stock, compat] = await Promise.all(apps.map((app) => text(app, rscURL(path))));
-    const [stockValue, compatValue] = await Promise.all([decoded(stock), decoded(compat)]);
+    const [stockValue, compatValue] = await Promise.all([decodedFlight(stock), decodedFlight(compat)]);
     deepStrictEqual(compatValue, stockValue, path);
     // React's production server outlines each element past its row budget in a
     // row of its own; contrail packs them in rows of about that budget.

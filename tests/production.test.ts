@@ -13,7 +13,6 @@
 import { deepStrictEqual, notStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { join } from "node:path";
@@ -21,6 +20,7 @@ import type { Browser, Route } from "playwright-core";
 import { launchBrowser } from "./support/browser.ts";
 import { run, test } from "./support/harness.ts";
 import { startServerProcess, type ServerProcess } from "./support/server-process.ts";
+import { freePort } from "./support/free-port.ts";
 import {
   APP_FILES, HONO_FILES, HOST_FILES, collectProblems, hostCommand, hydrated, packedProject, postComment, production, readmeFiles, runtime,
   type UserProject,
@@ -69,16 +69,6 @@ function assertSameBuild(a: string, b: string, what: string, byContent = false):
   }
 }
 
-/** A port nothing listens on now, for processes that must share a fixed one. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on("error", reject);
-  });
-}
 
 /** The README host without its `build` option: an app bundled at start. */
 function unbuiltHost(host: string): string {

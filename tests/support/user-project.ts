@@ -63,12 +63,18 @@ export interface UserProject {
   remove(): void;
 }
 
-/** A new folder in the temporary directory with contrail's tarball in it, packed from this clone. */
-export function packedProject(): UserProject {
-  const dir = mkdtempSync(join(tmpdir(), "contrail-user-"));
+/** `npm pack` of this clone into `dir`; the tarball's file name. */
+export function packContrail(dir: string): string {
   execFileSync("npm", ["pack", "--silent", "--pack-destination", dir], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
   const tarball = readdirSync(dir).find((file) => file.endsWith(".tgz"));
   ok(tarball, "npm pack wrote no tarball");
+  return tarball;
+}
+
+/** A new folder in the temporary directory with contrail's tarball in it, packed from this clone. */
+export function packedProject(): UserProject {
+  const dir = mkdtempSync(join(tmpdir(), "contrail-user-"));
+  const tarball = packContrail(dir);
   const write = (file: string, contents: string) => {
     mkdirSync(dirname(join(dir, file)), { recursive: true });
     writeFileSync(join(dir, file), contents);
