@@ -1,0 +1,112 @@
+// contrail on Cloudflare Workers, served by workerd (`wrangler dev`, local:
+// nothing reaches Cloudflare), as docs/workers.md says:
+// - the app of docs/app.md with its Hono server entry, built by `contrail
+//   build` and made a Worker with contrail/workers (tests/fixtures/
+//   workers-project.ts): pages, static files, a streamed Suspense page, the
+//   comment form's server function with and without JavaScript, hydration
+//   and client navigation in Chromium;
+// - a @vitejs/plugin-rsc app on @cloudflare/vite-plugin (the "cloudflare"
+//   framework, tests/fixtures/frameworks/cloudflare.ts), stock and with
+//   contrail's compat aliases: the same decoded payloads, hydration, a server
+//   function, a streamed Suspense page.
+// workerd is a runtime of its own: the checks run once, in the Node
+// production run; the other runs say why they skip.
+import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
+import type { Browser } from "playwright-core";
+import { workersProject } from "./fixtures/workers-project.ts";
+import { launchBrowser } from "./support/browser.ts";
+import { run, test } from "./support/harness.ts";
+import { startServerProcess, type ServerProcess } from "./support/server-process.ts";
+import { binary, collectProblems, hydrated, postComment, production, runtime } from "./support/user-project.ts";
+
+const SUITE = "contrail on Cloudflare Workers (workerd)";
+
+if (runtime !== "node" || !production) {
+  console.log(`  skipped on ${runtime} in ${production ? "production" : "development"}: workerd is a runtime of its own, whichever runs the suite; its checks run once, in the Node production run`);
+  await run(SUITE);
+}
+
+let browser: Browser;
+let worker: ServerProcess;
+
+/** Serves the Worker of `dir` with wrangler dev (the launcher prints "listening <port>"); its process group goes with it. */
+export const serveWorker = (dir: string, config?: string) =>
+  startServerProcess([binary("node"), "serve.mjs", ...(config ? [config] : [])], dir, { group: true, env: { NODE_ENV: "production" } });
+
+test("the app of docs/app.md, built as docs/workers.md says, starts on workerd", async () => {
+  worker = await serveWorker(workersProject());
+  browser = await launchBrowser();
+});
+
+test("pages, Flight, static assets and the not-found page", async () => {
+  const base = worker.base;
+  const home = await fetch(base + "/");
+  strictEqual(home.status, 200);
+  const html = await home.text();
+  ok(html.includes("Hello, contrail") && html.includes("<nav>"), "the post list, in the layout");
+  const stylesheet = /<link rel="stylesheet" href="(\/_contrail\/[^"]+\.css)"/.exec(html)?.[1];
+  ok(stylesheet, "the stylesheet is linked");
+  const css = await fetch(base + stylesheet);
+  ok(css.headers.get("content-type")?.startsWith("text/css") && (await css.text()).includes("max-width"), "the stylesheet, from the static assets");
+  const robots = await fetch(base + "/robots.txt");
+  ok(robots.ok && robots.headers.get("content-type")?.startsWith("text/plain"), "public/ files, from the static assets");
+  await robots.arrayBuffer();
+  const flight = await fetch(base + "/posts/1", { headers: { rsc: "1" } });
+  strictEqual(flight.headers.get("content-type"), "text/x-component; charset=utf-8");
+  ok((await flight.text()).includes("Hello, contrail"));
+  const missing = await fetch(base + "/posts/999");
+  strictEqual(missing.status, 404);
+  ok((await missing.text()).includes("Not found"));
+});
+
+test("a page with a Suspense boundary streams: a body without a length, its boundary filled in", async () => {
+  const response = await fetch(worker.base + "/posts/1");
+  strictEqual(response.headers.get("content-length"), null, "streamed, not buffered");
+  const html = await response.text();
+  ok(/id="reading-time"/.test(html), "the Suspense boundary's content came");
+});
+
+test("the forms' server functions without JavaScript: a redirect, a bound argument", async () => {
+  const base = worker.base;
+  const newPage = await (await fetch(base + "/new")).text();
+  const actionField = /name="(\$ACTION_ID_[^"]+#createPost)"/.exec(newPage)?.[1];
+  ok(actionField, "the form names its server function");
+  const form = new FormData();
+  form.append(actionField!, "");
+  form.append("title", "Posted to a Worker");
+  const posted = await fetch(base + "/new", { method: "POST", body: form, redirect: "manual" });
+  strictEqual(posted.status, 303);
+  const location = posted.headers.get("location")!;
+  ok((await (await fetch(base + location)).text()).includes("Posted to a Worker"), "the new post, kept in the isolate's memory");
+  const noScript = await browser.newContext({ javaScriptEnabled: false });
+  const page = await noScript.newPage();
+  await page.goto(base + "/posts/1");
+  await postComment(page);
+  await noScript.close();
+});
+
+test("in Chromium: hydration, client navigation, the comment form and a cookie from server functions", async () => {
+  const page = await browser.newPage();
+  const problems = collectProblems(page);
+  await page.goto(worker.base + "/");
+  await hydrated(page);
+  await page.evaluate(() => ((window as any).sameDocument = true));
+  await page.click('#posts a[href="/posts/1"]');
+  await page.waitForSelector("#reading-time");
+  await page.click("#like");
+  await page.waitForFunction(() => document.querySelector("#like")!.textContent!.includes("1"));
+  await postComment(page);
+  await page.fill("input[name=name]", "ada");
+  await page.click("#sign-in");
+  await page.waitForSelector('#user:has-text("Signed in as ada")');
+  ok(await page.evaluate(() => (window as any).sameDocument), "the same document all along");
+  deepStrictEqual(problems, []);
+  await page.close();
+});
+
+test("the servers stop", async () => {
+  worker.stop();
+  await browser.close();
+});
+
+await run(SUITE);
