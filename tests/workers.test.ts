@@ -13,7 +13,10 @@
 // production run; the other runs say why they skip.
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import type { Browser } from "playwright-core";
+import { cloudflare } from "./fixtures/frameworks/cloudflare.ts";
+import { BUILDS, frameworkProject, type Build } from "./fixtures/frameworks/framework-project.ts";
 import { workersProject } from "./fixtures/workers-project.ts";
+import { decodedFlight } from "./support/flight-decode.ts";
 import { launchBrowser } from "./support/browser.ts";
 import { run, test } from "./support/harness.ts";
 import { startServerProcess, type ServerProcess } from "./support/server-process.ts";
@@ -104,8 +107,72 @@ test("in Chromium: hydration, client navigation, the comment form and a cookie f
   await page.close();
 });
 
+// ---- a plugin-rsc app on @cloudflare/vite-plugin, stock and compat ------------------
+
+const viteApps = new Map<Build, ServerProcess>();
+
+test("the plugin-rsc app on @cloudflare/vite-plugin builds stock and with contrail's aliases, and both start on workerd", async () => {
+  const { dir } = frameworkProject(cloudflare);
+  for (const build of BUILDS) {
+    const { command, env } = cloudflare.serve(dir, build, "workerd");
+    viteApps.set(build, await startServerProcess(command, undefined, { group: true, env }));
+  }
+});
+
+/** A page's text from `build`'s server, its own address named HOST (each names its own in the page). */
+async function viteText(build: Build, path: string): Promise<string> {
+  const { base } = viteApps.get(build)!;
+  const response = await fetch(base + path);
+  strictEqual(response.status, 200, `${build} ${path}`);
+  return (await response.text()).replaceAll(base.slice("http://".length), "HOST");
+}
+
+test("its Flight payloads decode to the same values, the data-heavy page's too", async () => {
+  for (const path of ["/_.rsc", "/scenario-a_.rsc", "/dashboard_.rsc"]) {
+    const [stock, compat] = await Promise.all(BUILDS.map((build) => viteText(build, path)));
+    deepStrictEqual(await decodedFlight(compat), await decodedFlight(stock), path);
+  }
+});
+
+test("its Suspense page streams: the fallback in the shell, the content later in the same response", async () => {
+  for (const build of BUILDS) {
+    const html = await viteText(build, "/streamed");
+    const fallback = html.indexOf('id="fallback"');
+    ok(fallback > 0 && html.indexOf('id="late"') > fallback && html.includes('$RC("B:0"'), `${build}: the boundary completes after the shell`);
+  }
+});
+
+test("in Chromium: both hydrate and call server functions, with JavaScript and without", async () => {
+  const seen = new Map<Build, string[]>();
+  for (const build of BUILDS) {
+    const { base } = viteApps.get(build)!;
+    const page = await browser.newPage();
+    const problems = collectProblems(page);
+    await page.goto(base + "/");
+    await page.waitForFunction(() => Object.keys(document.querySelector("#client-counter") ?? {}).some((key) => key.startsWith("__reactFiber")));
+    await page.click("#client-counter");
+    const texts = [(await page.textContent("#client-counter:text('1')")) ?? ""];
+    await page.click("#server-counter");
+    texts.push((await page.textContent("#server-counter:text('Server Counter: 1')")) ?? "");
+    await page.click("#echo");
+    texts.push((await page.textContent("#echo-result:not(:empty)")) ?? "");
+    deepStrictEqual(problems, [], build);
+    await page.close();
+    const noScript = await browser.newContext({ javaScriptEnabled: false });
+    const plain = await noScript.newPage();
+    await plain.goto(base + "/");
+    await Promise.all([plain.waitForNavigation(), plain.click("#server-counter")]);
+    texts.push((await plain.textContent("#server-counter")) ?? "");
+    await noScript.close();
+    seen.set(build, texts);
+  }
+  deepStrictEqual(seen.get("stock"), ["Client Counter: 1", "Server Counter: 1", "bound label; same function back: true", "Server Counter: 2"]);
+  deepStrictEqual(seen.get("compat"), seen.get("stock"));
+});
+
 test("the servers stop", async () => {
   worker.stop();
+  for (const app of viteApps.values()) app.stop();
   await browser.close();
 });
 
