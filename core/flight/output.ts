@@ -52,9 +52,15 @@ export class RowQueue {
     this.listener?.model(id, reference);
   }
 
-  import(id: number, metadata: unknown[]): void {
-    this.imports.push(id.toString(16) + ":I" + JSON.stringify(metadata) + "\n");
+  /** `encoded`: the metadata as the row writes it (strings escaped or outlined); the listener gets them plain. */
+  import(id: number, encoded: unknown[], metadata: unknown[]): void {
+    this.imports.push(id.toString(16) + ":I" + JSON.stringify(encoded) + "\n");
     this.listener?.import(id, metadata);
+  }
+
+  /** A string import rows point at; only React's client reads it. */
+  importString(id: number, escaped: string): void {
+    this.imports.push(id.toString(16) + ":" + JSON.stringify(escaped) + "\n");
   }
 
   hint(code: string, model: unknown): void {

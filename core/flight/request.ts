@@ -68,6 +68,9 @@ export interface Request {
   /** Path references written so far: an array they point into must not move. */
   pathReferences: number;
   clientReferenceIds: Map<string, number>;
+  /** Import strings written in rows of their own (see importString in encode/references.ts), and their length so far. */
+  importStrings: Map<string, string>;
+  importStringsSize: number;
   serverReferenceIds: Map<Function, number>;
   queue: RowQueue;
   /** Rows promised to the client that are not written yet. */
@@ -121,6 +124,8 @@ export function createRequest(manifest: ClientManifest, options: RenderOptions |
     locElement: [],
     pathReferences: 0,
     clientReferenceIds: new Map(),
+    importStrings: new Map(),
+    importStringsSize: 0,
     serverReferenceIds: new Map(),
     queue: new RowQueue(),
     pending: 0,

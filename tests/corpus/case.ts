@@ -25,6 +25,8 @@ export interface Case {
    * stack, where one arriving over the network does not.
    */
   expectedHTML?: string;
+  /** Production's payload must be stock React's byte for byte, not only decode alike. */
+  sameBytes?: true;
 }
 
 /**

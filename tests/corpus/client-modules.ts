@@ -2,6 +2,7 @@
 import { createElement as h } from "react";
 import { scenarioClientModules } from "../../bench/client-components.ts";
 import { ErrorBoundary } from "../../examples/app/ErrorBoundary.ts";
+import { importStringModules } from "./import-string-modules.ts";
 
 const testClient = {
   ErrorBoundary,
@@ -11,5 +12,6 @@ const testClient = {
 
 export const clientModuleExports: Record<string, Record<string, unknown>> = {
   ...scenarioClientModules,
+  ...importStringModules,
   "./test-client": testClient,
 };

@@ -2,9 +2,11 @@
 import { clientManifest as scenarioManifest } from "../../bench/scenarios.ts";
 import { createClientModuleProxy, registerClientReference, registerServerReference } from "../../core/index.ts";
 import type { ClientManifest } from "../../core/index.ts";
+import { importStringManifest } from "./import-strings.ts";
 
 export const clientManifest: ClientManifest = {
   ...scenarioManifest,
+  ...importStringManifest,
   "./test-client": { id: "./test-client", chunks: [], name: "*" },
 };
 

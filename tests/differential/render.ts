@@ -8,6 +8,6 @@ const only = process.env.CONTRAIL_CASE;
 for (const testCase of corpus) {
   if (only && !testCase.name.includes(only)) continue;
   const { stock, contrail } = await renderBoth(testCase);
-  const line = { name: testCase.name, html: testCase.html !== false, replayConsole: testCase.replayConsole !== false, stock, contrail };
+  const line = { name: testCase.name, html: testCase.html !== false, replayConsole: testCase.replayConsole !== false, sameBytes: testCase.sameBytes === true, stock, contrail };
   process.stdout.write(JSON.stringify(line) + "\n");
 }

@@ -14,6 +14,29 @@ function escapeString(value: string): string {
   return value[0] === "$" ? "$" + value : value;
 }
 
+// React 19.3 writes each import string of 16 characters or more (chunk
+// paths, long module ids and export names) once per request, in a row of its
+// own that later import rows point at, up to 32 KB of such strings; shorter
+// ones, and any past the budget, go inline.
+const MIN_OUTLINED_IMPORT_STRING = 16;
+const MAX_OUTLINED_IMPORT_STRINGS_SIZE = 32768;
+
+/** An import row's string, as React writes it: escaped, or "$<id>" of its own row. */
+function importString(value: string): string {
+  if (typeof value !== "string" || value.length < MIN_OUTLINED_IMPORT_STRING) return escapeString(value);
+  const request = cursor.request;
+  const written = request.importStrings.get(value);
+  if (written !== undefined) return written;
+  const size = request.importStringsSize + value.length;
+  if (size > MAX_OUTLINED_IMPORT_STRINGS_SIZE) return escapeString(value);
+  request.importStringsSize = size;
+  const id = request.nextId++;
+  request.queue.importString(id, escapeString(value));
+  const reference = "$" + id.toString(16);
+  request.importStrings.set(value, reference);
+  return reference;
+}
+
 /** The import row's metadata: [module id, chunks, export name] (+ 1 for async modules). */
 function resolveClientReference(reference: any): unknown[] {
   const manifest = cursor.request.manifest;
@@ -41,9 +64,15 @@ function resolveClientReference(reference: any): unknown[] {
         "This is probably a bug in the React Server Components bundler.",
     );
   }
-  const metadata: unknown[] = [escapeString(entry.id), entry.chunks.map(escapeString), escapeString(name)];
+  const metadata: unknown[] = [entry.id, entry.chunks, name];
   if (entry.async === true || reference.$$async === true) metadata.push(1);
   return metadata;
+}
+
+/** The metadata as the import row carries it: each string escaped or outlined, in React's order. */
+function encodeImportMetadata(metadata: unknown[]): unknown[] {
+  const [moduleId, chunks, name, ...async] = metadata as [string, string[], string, ...number[]];
+  return [importString(moduleId), chunks.map(importString), importString(name), ...async];
 }
 
 /**
@@ -57,8 +86,9 @@ export function encodeClientReference(reference: any, asElementType: boolean): s
   if (id === undefined) {
     try {
       const metadata = resolveClientReference(reference);
+      const encoded = encodeImportMetadata(metadata);
       id = request.nextId++;
-      request.queue.import(id, metadata);
+      request.queue.import(id, encoded, metadata);
       request.clientReferenceIds.set(key, id);
     } catch (error) {
       return "$" + outlineError(request, error).toString(16);
