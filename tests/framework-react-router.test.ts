@@ -1,0 +1,210 @@
+// contrail/compat under React Router's RSC framework mode
+// (tests/fixtures/frameworks/react-router: a root layout, a home page with a
+// counter and a server function called from a client component, posts with
+// a route action posted by <Form>, scenario F's dashboard), installed as its
+// users have it with contrail's tarball, built stock and with the aliases of
+// docs/frameworks/react-router.md. Both must answer the same: every page,
+// the Flight payloads decoded, the HTML with the payload's scripts stripped,
+// and in Chromium hydration, client navigation, the action with JavaScript
+// and the form posted without.
+// Production: `react-router build` (Vite on Node), the built server on this
+// runtime. Development: `react-router dev` (Vite on Node), so only in the
+// Node run.
+import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { reactRouter } from "./fixtures/frameworks/react-router.ts";
+import { BUILDS, frameworkProject, type Build, type FrameworkProject } from "./fixtures/frameworks/framework-project.ts";
+import { launchBrowser } from "./support/browser.ts";
+import { decodedFlight } from "./support/flight-decode.ts";
+import { freePort } from "./support/free-port.ts";
+import { eventually, run, test } from "./support/harness.ts";
+import { startServerProcess } from "./support/server-process.ts";
+import { production, runtime } from "./support/user-project.ts";
+
+const SUITE = "contrail/compat under React Router's RSC framework mode";
+
+interface App {
+  name: Build;
+  base: string;
+  stop(): void;
+}
+
+let project: FrameworkProject;
+let browser: Browser;
+const apps: App[] = [];
+
+if (!production && runtime !== "node") {
+  console.log(`  skipped on ${runtime} in development: react-router dev runs Vite on Node here; it is checked in the Node run`);
+  await run(SUITE);
+} else if (production && !reactRouter.runtimes.includes(runtime)) {
+  console.log(`  skipped on ${runtime}: the production build is served on ${reactRouter.runtimes.join(", ")}`);
+  await run(SUITE);
+}
+
+test("the guide's aliases are the fixture's vite.config.ts's", () => {
+  const root = new URL("..", import.meta.url).pathname;
+  const aliases = (file: string) => [...readFileSync(join(root, file), "utf8").matchAll(/"react-server-dom-webpack\/[\w.]+": "contrail\/compat\/[\w.]+"/g)].map((match) => match[0]);
+  const fixture = aliases("tests/fixtures/frameworks/react-router/vite.config.ts");
+  strictEqual(fixture.length, 4, "the fixture aliases React's four Flight server entries");
+  deepStrictEqual(aliases("docs/frameworks/react-router.md"), fixture);
+});
+
+test("a React Router RSC project with contrail as a direct dependency installs and builds, stock and compat", () => {
+  project = frameworkProject(reactRouter);
+  // What an alias to `contrail` itself printed: an export React's entry has and it lacks.
+  for (const build of BUILDS) ok(!project.buildOutput[build].includes("will always be undefined"), `react-router build (${build}) found every import`);
+});
+
+/** Whether a .js file under `folder` of the project holds contrail: its server-function registry names itself with this symbol. */
+function hasContrail(folder: string): boolean {
+  const dir = join(project.dir, folder);
+  return readdirSync(dir, { recursive: true, encoding: "utf8" }).some((file) => file.endsWith(".js") && readFileSync(join(dir, file), "utf8").includes("contrail.serverFunctions"));
+}
+
+if (production) {
+  test("contrail is in the compat server build and not in stock's; both serve on this runtime", async () => {
+    // The renderer lands in a chunk of build/server/assets/.
+    ok(!hasContrail("build-stock/server"), "the stock build has no contrail");
+    ok(hasContrail("build-compat/server"), "the compat build has contrail");
+    for (const name of BUILDS) {
+      const { command, env } = reactRouter.serve(project.dir, name, runtime);
+      const server = await startServerProcess(command, project.dir, { env });
+      apps.push({ name, base: server.base, stop: server.stop });
+    }
+  });
+} else {
+  test("react-router dev, stock and compat; contrail is in compat's optimised dependencies and not in stock's", async () => {
+    for (const name of BUILDS) apps.push(await startDev(name));
+    // Vite's dependency optimiser bundles the RSC environment's react-server-dom-webpack entries (vite.config.ts gives each build a cache folder).
+    ok(!hasContrail("node_modules/.vite/deps_rsc"), "stock's dev server has no contrail");
+    ok(hasContrail("node_modules/.vite-compat/deps_rsc"), "compat's dev server has contrail");
+  });
+}
+
+/** `react-router dev` (which starts Vite in a child process of its own: the group goes together) on a free port; ready once it answers. */
+async function startDev(name: Build): Promise<App> {
+  const { command, env } = reactRouter.dev(project.dir, name, await freePort());
+  const port = command[command.indexOf("--port") + 1];
+  const child = spawn(command[0], command.slice(1), {
+    cwd: project.dir,
+    env: { ...process.env, NODE_ENV: "development", ...env },
+    stdio: ["ignore", "ignore", "inherit"],
+    detached: true,
+  });
+  const stop = () => {
+    try {
+      process.kill(-child.pid!, "SIGKILL");
+    } catch {
+      // Already gone.
+    }
+  };
+  process.on("exit", stop);
+  const base = `http://127.0.0.1:${port}`;
+  await eventually(async () => (await fetch(base + "/").catch(() => null))?.ok === true, `react-router dev (${name}) answering`, 120);
+  return { name, base, stop };
+}
+
+// ---- every page, its payload decoded, its HTML ------------------------------------
+
+const PAGES = ["/", "/posts/1", "/posts/2", "/dashboard"];
+/** What the router fetches on a client navigation to `path`. */
+const flightURL = (path: string) => (path === "/" ? "/_.rsc" : path + ".rsc");
+
+/**
+ * What differs by design: each server's address, and in development the
+ * `$$cache=` token Vite adds to module ids (its dependency optimiser's hash,
+ * which covers the aliases).
+ */
+const normalised = (text: string, app: App) => text.replaceAll(app.base.slice("http://".length), "HOST").replace(/\$\$cache=\w+/g, "$$$$cache=X");
+
+async function text(app: App, path: string): Promise<string> {
+  const response = await fetch(app.base + path);
+  strictEqual(response.status, 200, `${app.name} ${path}`);
+  return normalised(await response.text(), app);
+}
+
+test("every page answers 200, and its Flight payloads decode to the same values", async () => {
+  for (const path of PAGES) {
+    const [stock, compat] = await Promise.all(apps.map((app) => text(app, flightURL(path))));
+    deepStrictEqual(await decodedFlight(compat), await decodedFlight(stock), flightURL(path));
+  }
+});
+
+/** The document without the inlined payload's scripts (row layout is contrail's own: the decoded values are compared above). */
+const withoutPayload = (html: string) => html.replace(/<script>\(self\.__FLIGHT_DATA\|\|=\[\]\)\.push\([^<]*<\/script>/g, "");
+
+test("the HTML, the payload's scripts stripped, is the same", async () => {
+  for (const path of PAGES) {
+    const [stock, compat] = await Promise.all(apps.map((app) => text(app, path)));
+    ok(stock.includes("__FLIGHT_DATA"), "the payload is inlined");
+    strictEqual(withoutPayload(compat), withoutPayload(stock), path);
+  }
+});
+
+// ---- in Chromium -------------------------------------------------------------------
+
+const hydrated = (page: Page, selector: string) =>
+  page.waitForFunction((selector) => Object.keys(document.querySelector(selector) ?? {}).some((key) => key.startsWith("__reactFiber")), selector);
+
+/** What a visitor sees, in order: hydration, the counter, the server function, client navigation, the action, the dashboard; then the action without JavaScript. */
+async function visit(app: App): Promise<{ seen: string[]; documents: string[]; problems: string[] }> {
+  const seen: string[] = [];
+  const documents: string[] = [];
+  const problems: string[] = [];
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  page.on("console", (message) => void (message.type() === "error" ? problems.push(message.text()) : 0));
+  page.on("pageerror", (error) => problems.push(error.message));
+  page.on("request", (request) => void (request.resourceType() === "document" ? documents.push(new URL(request.url()).pathname) : 0));
+  await page.goto(app.base + "/");
+  await hydrated(page, "#counter");
+  await page.click("#counter");
+  seen.push((await page.textContent("#counter:text('Count: 1')")) ?? "");
+  await page.click("#greet");
+  seen.push((await page.textContent("#greeting:not(:empty)")) ?? "");
+  await page.click("#nav-post");
+  seen.push((await page.textContent("#post h1")) ?? "");
+  await page.click("#like");
+  seen.push((await page.textContent("#likes:text('Likes: 1')")) ?? "");
+  await page.click("#nav-dashboard");
+  await page.waitForSelector("#dashboard");
+  seen.push(`${await page.locator("tr.table-row").count()} product rows`);
+  await page.click("tr.table-row:nth-child(3) .product-name");
+  seen.push((await page.textContent(".product-detail")) ?? "");
+  await context.close();
+
+  const noScript = await browser.newContext({ javaScriptEnabled: false });
+  const plain = await noScript.newPage();
+  await plain.goto(app.base + "/posts/2");
+  await Promise.all([plain.waitForNavigation(), plain.click("#like")]);
+  seen.push((await plain.textContent("#likes")) ?? "");
+  await noScript.close();
+  return { seen, documents, problems };
+}
+
+test("in Chromium: both hydrate, count, call the server function, navigate without a document request, run the action with and without JavaScript", async () => {
+  browser = await launchBrowser();
+  const [stock, compat] = [await visit(apps[0]), await visit(apps[1])];
+  deepStrictEqual(stock.seen, [
+    "Count: 1",
+    "Hello, reader, from the server",
+    "Post 1",
+    "Likes: 1",
+    "200 product rows",
+    "Product 2 in detail: what it is made of, what it does, the features that set it apart, and what a buyer should know first. Supplier: Supplier 2, Denver.",
+    "Likes: 1",
+  ]);
+  deepStrictEqual(stock.documents, ["/"], "only the first page is a document request");
+  deepStrictEqual(stock.problems, []);
+  deepStrictEqual(compat, stock);
+});
+
+test("cleanup", async () => {
+  await browser?.close();
+  for (const app of apps) app.stop();
+});
+
+await run(`${SUITE} (${production ? "react-router build, served on " + runtime : "react-router dev"})`);
