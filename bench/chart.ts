@@ -1,10 +1,10 @@
 // The matrix's figures as the shared report (core/bench/report.ts): panels
 // for Flight and the full HTML response in production and under React's
-// development builds, HTTP load, and the Vite RSC plugin's app built with
+// development builds, HTTP load, and frameworks' apps built with
 // contrail/compat; contrail against stock React.
 import type { Report, ReportBar, ReportPanel, Spread } from "../core/bench/report.ts";
 import type { HttpResult } from "./http.ts";
-import { median, viteRscConditions, viteRscPairs, type ViteRscBench, type ViteRscCell } from "./vite-rsc.ts";
+import { frameworkPairs, frameworksConditions, median, type FrameworkCell, type FrameworksBench } from "./frameworks.ts";
 
 export interface MatrixCell {
   runtime: string;
@@ -46,24 +46,22 @@ function httpBars(http: HttpResult[], runtimes: string[]): ReportBar[] {
   return bars;
 }
 
-/** The plugin-rsc app's pages per runtime: requests/s of the compat build and of the stock one, over the rounds. */
-function viteRscBars(bench: ViteRscBench): ReportBar[] {
-  const spread = (cell: ViteRscCell): Spread => ({ median: median(cell.requestsPerSecond), min: Math.min(...cell.requestsPerSecond), max: Math.max(...cell.requestsPerSecond) });
-  return viteRscPairs(bench).map(({ stock, compat }) => ({ page: stock.page, runtime: stock.runtime, stock: spread(stock), contrail: spread(compat) }));
+/** Each framework's pages per runtime: requests/s of the compat build and of the stock one, over the rounds. */
+function frameworkBars(bench: FrameworksBench): ReportBar[] {
+  const spread = (cell: FrameworkCell): Spread => ({ median: median(cell.requestsPerSecond), min: Math.min(...cell.requestsPerSecond), max: Math.max(...cell.requestsPerSecond) });
+  return frameworkPairs(bench).map(({ stock, compat }) => ({ page: `${stock.framework}: ${stock.page}`, runtime: stock.runtime, stock: spread(stock), contrail: spread(compat) }));
 }
 
-/** The foot's lines on the plugin-rsc panel: how it was measured, and what was not, why. */
-function viteRscNotes(bench: ViteRscBench): string[] {
-  const measured = viteRscPairs(bench).length
-    ? [`Vite RSC plugin app: plugin-rsc's starter + scenario A's page, vite build stock vs aliased to contrail/compat; ${viteRscConditions(bench)}.`]
-    : [];
-  return [...measured, ...bench.skipped.map((reason) => `Vite RSC plugin app not measured: ${reason}.`)];
+/** The foot's lines on the frameworks panel: how it was measured, and what was not, why. */
+function frameworkNotes(bench: FrameworksBench): string[] {
+  const measured = frameworkPairs(bench).length ? [`Frameworks: each app built stock vs aliased to contrail/compat (docs/frameworks/); ${frameworksConditions(bench)}.`] : [];
+  return [...measured, ...bench.skipped.map((reason) => `Not measured: ${reason}.`)];
 }
 
 export function matrixReport(
   cells: MatrixCell[],
   http: HttpResult[],
-  options: { scenarios: string[]; runtimes: string[]; caption: string[]; notes: string[]; viteRsc?: ViteRscBench },
+  options: { scenarios: string[]; runtimes: string[]; caption: string[]; notes: string[]; frameworks?: FrameworksBench },
 ): Report {
   const { scenarios, runtimes } = options;
   const panels: ReportPanel[] = [
@@ -84,14 +82,14 @@ export function matrixReport(
     { title: "HTTP, scenario A's Flight (autocannon)", unit: "req/s", stockLabel: "React's Flight server on the same server", bars: httpBars(http, runtimes) },
   ];
   const notes = [...options.notes];
-  if (options.viteRsc) {
+  if (options.frameworks) {
     panels.push({
-      title: "Vite RSC plugin app: contrail/compat ÷ stock",
+      title: "Frameworks: contrail/compat ÷ stock",
       unit: "req/s",
-      stockLabel: "the same app, vite build without the aliases (React's Flight server)",
-      bars: viteRscBars(options.viteRsc),
+      stockLabel: "the same app built without the aliases (React's Flight server)",
+      bars: frameworkBars(options.frameworks),
     });
-    notes.push(...viteRscNotes(options.viteRsc));
+    notes.push(...frameworkNotes(options.frameworks));
   }
   return { title: "contrail vs stock React, same run", caption: options.caption, panels: panels.filter((panel) => panel.bars.length > 0), notes };
 }

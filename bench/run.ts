@@ -4,15 +4,16 @@
 // varies up to 2x between processes here) and reported as the median of the
 // per-process medians, with their spread; ratios are taken within the run.
 // Usage: run.ts [--quick] [--processes <n>] [--processes-only] [--runtimes <list>] [--scenarios <list>]
-//               [--out <folder>] [--no-vite-rsc] [--vite-rsc-seconds <s>] [--vite-rsc-rounds <n>]
+//               [--out <folder>] [--no-frameworks] [--frameworks <list>] [--framework-seconds <s>] [--framework-rounds <n>] [--frameworks-only]
 // --processes sets the processes per cell (default 3, quick 1).
 // --processes-only runs the multi-process HTTP cells alone (bench/processes.ts)
 // and writes bench/results/processes.md instead of latest.md.
 // --runtimes (e.g. node,bun) and --scenarios (e.g. A,F) narrow the matrix (--quick's
 // is A, C, F; `--quick --runtimes node --scenarios A` is the smallest run);
 // --out <folder> writes the results there instead of bench/results/ (a trial run).
-// The Vite RSC plugin's app, stock against contrail/compat (bench/vite-rsc.ts),
-// runs last, in rounds of 3 s (quick: 2 s), 3 of them (quick: 1); --no-vite-rsc skips it.
+// Frameworks' apps, stock against contrail/compat (bench/frameworks.ts), run
+// last, in rounds of 3 s (quick: 2 s), 3 of them (quick: 1); --no-frameworks
+// skips them, --frameworks names some; --frameworks-only runs them alone, as --startup-only.
 // Start-up from a build (bench/startup.ts): 7 processes per runtime and app (quick: 3);
 // --startup-only runs it alone and puts its table into latest.md in place of the last one.
 // The development loop (bench/dev-loop.ts): edit → change shown, hot updates against the runtime's
@@ -30,7 +31,7 @@ import { writePatchedServer } from "./patched.ts";
 import { processesSection, runProcessBench } from "./processes.ts";
 import { runStartupBench, startupSection } from "./startup.ts";
 import { devLoopSection, runDevLoopBench } from "./dev-loop.ts";
-import { runViteRscBench, viteRscSection } from "./vite-rsc.ts";
+import { FRAMEWORKS, frameworksSection, runFrameworksBench } from "./frameworks.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const quick = process.argv.includes("--quick");
@@ -58,9 +59,14 @@ const HTML_SCENARIOS = narrow(quick ? ["A", "F"] : ["A", "B", "C", "F", "F-async
 const DEV_HTML_SCENARIOS = narrow(quick ? ["F"] : ["F", "F-async"]);
 const HTTP_SECONDS = quick ? 2 : 10;
 const PROCESS_BENCH = { seconds: quick ? 2 : 5, repeats: quick ? 1 : 3 };
-const VITE_RSC = process.argv.includes("--no-vite-rsc")
+const FRAMEWORK_BENCH = process.argv.includes("--no-frameworks")
   ? undefined
-  : { seconds: Number(flagValue("--vite-rsc-seconds") ?? (quick ? 2 : 3)), rounds: Number(flagValue("--vite-rsc-rounds") ?? (quick ? 1 : 3)), connections: 10 };
+  : {
+      seconds: Number(flagValue("--framework-seconds") ?? (quick ? 2 : 3)),
+      rounds: Number(flagValue("--framework-rounds") ?? (quick ? 1 : 3)),
+      connections: 10,
+      frameworks: listFlag("--frameworks", FRAMEWORKS.map((spec) => spec.name)) ?? FRAMEWORKS.map((spec) => spec.name),
+    };
 const STARTUP_PROCESSES = quick ? 3 : 7;
 const DEV_LOOP_REPEATS = quick ? 3 : 5;
 const IMPLS = ["stock", "patched", "contrail"];
@@ -72,7 +78,9 @@ const ALL_RUNTIMES: Record<string, (conditions: string[]) => string[]> = {
   bun: (conditions) => [bin("bun"), ...conditions],
   deno: (conditions) => [bin("deno"), "run", "-A", "--v8-flags=--expose-gc", ...conditions],
 };
-const chosenRuntimes = listFlag("--runtimes", Object.keys(ALL_RUNTIMES));
+// workerd serves only the frameworks' Cloudflare app.
+const chosenRuntimes = listFlag("--runtimes", [...Object.keys(ALL_RUNTIMES), "workerd"]);
+const FRAMEWORK_RUNTIMES = chosenRuntimes ?? [...Object.keys(ALL_RUNTIMES), "workerd"];
 const RUNTIMES = Object.fromEntries(Object.entries(ALL_RUNTIMES).filter(([runtime]) => !chosenRuntimes || chosenRuntimes.includes(runtime)));
 
 export interface Measurement {
@@ -146,6 +154,15 @@ if (process.argv.includes("--startup-only")) {
   process.exit(0);
 }
 
+if (process.argv.includes("--frameworks-only")) {
+  const frameworks = await runFrameworksBench({ ...FRAMEWORK_BENCH!, runtimes: FRAMEWORK_RUNTIMES });
+  const section = frameworksSection(frameworks, ["node bench/run.ts", ...process.argv.slice(2)].join(" "));
+  replaceSection(section);
+  writeFileSync(join(outDir, "frameworks.json"), JSON.stringify({ date: new Date().toISOString(), quick, frameworks }, null, 2));
+  console.log(section.join("\n"));
+  process.exit(0);
+}
+
 if (process.argv.includes("--dev-loop-only")) {
   const devLoop = await runDevLoopBench(root, Object.keys(RUNTIMES), DEV_LOOP_REPEATS);
   const section = devLoopSection(devLoop, `node bench/run.ts --dev-loop-only${quick ? " --quick" : ""}`);
@@ -194,7 +211,7 @@ const http = await runHttpBench(root, RUNTIMES, HTTP_SECONDS);
 const processes = await runProcessBench(root, RUNTIMES, PROCESS_BENCH);
 const startup = await runStartupBench(root, Object.keys(RUNTIMES), STARTUP_PROCESSES);
 const devLoop = await runDevLoopBench(root, Object.keys(RUNTIMES), DEV_LOOP_REPEATS);
-const viteRsc = VITE_RSC && (await runViteRscBench({ ...VITE_RSC, runtimes: Object.keys(RUNTIMES) }));
+const frameworks = FRAMEWORK_BENCH && (await runFrameworksBench({ ...FRAMEWORK_BENCH, runtimes: FRAMEWORK_RUNTIMES }));
 
 // Cells: median of the per-process medians, with the spread between processes.
 interface Cell {
@@ -347,7 +364,7 @@ lines.push(``);
 lines.push(...processesSection(processes, COMMAND));
 lines.push(...startupSection(startup, COMMAND));
 lines.push(...devLoopSection(devLoop, COMMAND));
-if (viteRsc) lines.push(...viteRscSection(viteRsc));
+if (frameworks) lines.push(...frameworksSection(frameworks, COMMAND));
 
 mkdirSync(outDir, { recursive: true });
 
@@ -365,8 +382,8 @@ const report = matrixReport(cells, http, {
     ...SCENARIOS.map((id) => `${id}: ${scenarioTitles[id]}`),
     "Every ratio compares two cells of the same run; bench/results/latest.md has the spreads, decode, stream and heap figures.",
   ],
-  viteRsc,
+  frameworks,
 });
-writeFileSync(join(outDir, "latest.json"), JSON.stringify({ date: new Date().toISOString(), quick, processes: PROCESSES, cells, ratios, http, everyCore: processes, startup, devLoop, viteRsc, report }, null, 2));
+writeFileSync(join(outDir, "latest.json"), JSON.stringify({ date: new Date().toISOString(), quick, processes: PROCESSES, cells, ratios, http, everyCore: processes, startup, devLoop, frameworks, report }, null, 2));
 writeFileSync(join(outDir, "latest.svg"), reportSVG(report));
 console.log(lines.join("\n"));

@@ -7,6 +7,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { APP_FILES, HOST_FILES, binary, packedProject, readmeFiles, type UserProject } from "../tests/support/user-project.ts";
+import { cpuTimeOf } from "./cpu-time.ts";
 
 export interface StartupCell {
   runtime: string;
@@ -38,21 +39,6 @@ function builtProject(root: string, radix: boolean): UserProject {
   }
   for (const runtime of RUNTIMES) project.build(`app/server.${runtime}.tsx`, `dist/${runtime}`, runtime);
   return project;
-}
-
-// /proc/<pid>/stat counts CPU time in clock ticks of 10 ms (USER_HZ on Linux).
-const TICK_MS = 10;
-
-/** The user and system CPU time process `pid` has used, in milliseconds; undefined where /proc does not say. */
-function cpuTimeOf(pid: number): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    // The fields after the command's name (in parentheses, which may hold spaces): utime and stime are the 12th and 13th.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Spawns the host of `runtime` in `dir` and resolves with the milliseconds to its first 200 for "/", and the CPU time it had used. */

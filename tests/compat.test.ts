@@ -1,7 +1,8 @@
 // contrail/compat under a real toolchain: the @vitejs/plugin-rsc starter
 // (tests/fixtures/vite-rsc: its shape, plus a page of scenario A's size and a
 // server function with a bound argument and a temporary reference), in a
-// project that installed contrail's packed tarball as a direct dependency.
+// project that installed contrail's packed tarball as a direct dependency
+// (tests/fixtures/frameworks/plugin-rsc.ts; built once per npm test run).
 // It runs twice, stock and with the README's alias of
 // react-server-dom-webpack's server entries to contrail/compat, and must
 // answer the same: the Flight payloads decoded (and byte for byte on the
@@ -18,12 +19,13 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
-import { BUILDS, buildEnv, viteCommand, viteRscProject, type Build, type ViteRscProject } from "./fixtures/vite-rsc-project.ts";
+import { BUILDS, frameworkProject, type Build, type FrameworkProject } from "./fixtures/frameworks/framework-project.ts";
+import { pluginRsc } from "./fixtures/frameworks/plugin-rsc.ts";
 import { launchBrowser } from "./support/browser.ts";
 import { decodedFlight } from "./support/flight-decode.ts";
 import { eventually, run, test } from "./support/harness.ts";
 import { startServerProcess } from "./support/server-process.ts";
-import { hostCommand, production, runtime } from "./support/user-project.ts";
+import { production, runtime } from "./support/user-project.ts";
 import { freePort } from "./support/free-port.ts";
 
 interface App {
@@ -32,7 +34,7 @@ interface App {
   stop(): void;
 }
 
-let project: ViteRscProject;
+let project: FrameworkProject;
 let browser: Browser;
 const apps: App[] = [];
 
@@ -41,23 +43,23 @@ if (!production && runtime !== "node") {
   await run("contrail/compat under @vitejs/plugin-rsc");
 }
 
-test("a plugin-rsc project with contrail as a direct dependency installs", () => {
-  project = viteRscProject();
+test("a plugin-rsc project with contrail as a direct dependency installs, and vite build builds it stock and with the alias", () => {
+  project = frameworkProject(pluginRsc);
+  for (const name of BUILDS) {
+    // What an alias to `contrail` itself printed: an export React's entry has and it lacks.
+    ok(!project.buildOutput[name].includes("will always be undefined"), `vite build (${name}) found every import:\n${project.buildOutput[name]}`);
+  }
+  const bundle = (name: string) => readFileSync(join(project.dir, `dist-${name}/rsc/index.js`), "utf8");
+  // contrail's server-function registry names itself with this symbol.
+  ok(!bundle("stock").includes("contrail.serverFunctions"), "the stock build has no contrail");
+  ok(bundle("compat").includes("contrail.serverFunctions"), "the compat build has contrail");
 });
 
 if (production) {
-  test("vite build, stock and with the alias; the built servers start on this runtime", async () => {
+  test("the built servers start on this runtime", async () => {
     for (const name of BUILDS) {
-      const output = project.build(name);
-      // What an alias to `contrail` itself printed: an export React's entry has and it lacks.
-      ok(!output.includes("will always be undefined"), `vite build (${name}) found every import:\n${output}`);
-    }
-    const bundle = (name: string) => readFileSync(join(project.dir, `dist-${name}/rsc/index.js`), "utf8");
-    // contrail's server-function registry names itself with this symbol.
-    ok(!bundle("stock").includes("contrail.serverFunctions"), "the stock build has no contrail");
-    ok(bundle("compat").includes("contrail.serverFunctions"), "the compat build has contrail");
-    for (const name of BUILDS) {
-      const server = await startServerProcess(hostCommand("serve.mjs"), project.dir, { env: { DIST: "dist-" + name, PORT: "0" } });
+      const { command, env } = pluginRsc.serve(project.dir, name, runtime);
+      const server = await startServerProcess(command, project.dir, { env });
       apps.push({ name, base: server.base, stop: server.stop });
     }
   });
@@ -70,18 +72,14 @@ if (production) {
 /** `vite dev` on a free loopback port; ready once it answers the page. */
 async function startViteDev(name: Build): Promise<App> {
   const port = await freePort();
-  const child = spawn(viteCommand[0], [...viteCommand.slice(1), "--host", "127.0.0.1", "--port", String(port), "--strictPort"], {
-    cwd: project.dir,
-    env: { ...process.env, NODE_ENV: "development", ...buildEnv(name) },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+  const { command, env } = pluginRsc.dev(project.dir, name, port);
+  const child = spawn(command[0], command.slice(1), { cwd: project.dir, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "inherit"] });
   const stop = () => void child.kill();
   process.on("exit", stop);
   const base = `http://127.0.0.1:${port}`;
   await eventually(async () => (await fetch(base + "/").catch(() => null))?.ok === true, `vite dev (${name}) answering`, 60);
   return { name, base, stop };
 }
-
 
 // ---- the payload, decoded by React's client ------------------------------------
 
@@ -202,7 +200,6 @@ test("in Chromium: both hydrate, count, call the bound server function with a te
 test("cleanup", async () => {
   await browser?.close();
   for (const app of apps) app.stop();
-  project?.remove();
 });
 
 await run(`contrail/compat under @vitejs/plugin-rsc (${production ? "vite build, served on " + runtime : "vite dev"})`);
