@@ -15,12 +15,15 @@
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { BUILDS, frameworkProject, type Build, type FrameworkProject, type FrameworkSpec } from "../tests/fixtures/frameworks/framework-project.ts";
+import { cloudflare } from "../tests/fixtures/frameworks/cloudflare.ts";
 import { pluginRsc } from "../tests/fixtures/frameworks/plugin-rsc.ts";
+import { reactRouter } from "../tests/fixtures/frameworks/react-router.ts";
+import { vinext } from "../tests/fixtures/frameworks/vinext.ts";
 import { startServerProcess, type ServerProcess } from "../tests/support/server-process.ts";
 import { cpuTimeOfTree } from "./cpu-time.ts";
 
 /** Every framework the bench knows, by name. */
-export const FRAMEWORKS: FrameworkSpec[] = [pluginRsc];
+export const FRAMEWORKS: FrameworkSpec[] = [pluginRsc, vinext, reactRouter, cloudflare];
 
 export interface FrameworksOptions {
   seconds: number;
