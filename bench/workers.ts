@@ -1,0 +1,146 @@
+// Cloudflare Workers, served by workerd (`wrangler dev`, local) on this
+// machine: contrail's own app on a Worker (docs/workers.md; the app of
+// docs/app.md, whose pages are small: it has no data-heavy page) and the
+// plugin-rsc app on @cloudflare/vite-plugin, stock and with contrail's compat
+// aliases, on its data-heavy page (scenario F's data). For each: start-up
+// (spawn → the page answered, median of 5) and, under an autocannon run of
+// REQUESTS requests, requests per second and the CPU time the workerd
+// processes spent per request (utime + stime from /proc/<pid>/stat).
+// wrangler's own Node process is left out: it only starts workerd.
+import autocannon from "autocannon";
+import { readdirSync, readFileSync } from "node:fs";
+import { cloudflare } from "../tests/fixtures/frameworks/cloudflare.ts";
+import { BUILDS, frameworkProject } from "../tests/fixtures/frameworks/framework-project.ts";
+import { workersProject } from "../tests/fixtures/workers-project.ts";
+import { startServerProcess, type ServerProcess } from "../tests/support/server-process.ts";
+import { binary } from "../tests/support/user-project.ts";
+
+const STARTS = 5;
+const REQUESTS = 2000;
+const CONNECTIONS = 10;
+/** Linux's clock ticks per second (USER_HZ), the unit of /proc/<pid>/stat's times. */
+const TICKS_PER_SECOND = 100;
+
+export interface WorkersCell {
+  app: string;
+  page: string;
+  startupMs: number;
+  requestsPerSecond: number;
+  cpuMsPerRequest: number;
+}
+
+export interface WorkersResult {
+  toolchain: string;
+  cells: WorkersCell[];
+}
+
+interface Target {
+  app: string;
+  page: string;
+  start(): Promise<ServerProcess>;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/** Every process under `pid`, by reading each process's parent from /proc. */
+function descendants(pid: number): number[] {
+  const parents = new Map<number, number>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // The fields after the command's closing parenthesis: state, ppid, ...
+      parents.set(Number(entry), Number(readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1].split(" ")[1]));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  const found: number[] = [];
+  const walk = (parent: number) => {
+    for (const [child, of] of parents) if (of === parent) found.push(child), walk(child);
+  };
+  walk(pid);
+  return found;
+}
+
+/** CPU ticks (user + system) the workerd processes under `pid` have spent. */
+function workerdTicks(pid: number): number {
+  let ticks = 0;
+  for (const child of descendants(pid)) {
+    try {
+      const stat = readFileSync(`/proc/${child}/stat`, "utf8");
+      if (!stat.includes("(workerd)")) continue;
+      const fields = stat.split(") ")[1].split(" ");
+      ticks += Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15 of stat)
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return ticks;
+}
+
+async function startupMs(target: Target): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < STARTS; i++) {
+    const started = performance.now();
+    const server = await target.start();
+    const response = await fetch(server.base + target.page);
+    await response.arrayBuffer();
+    times.push(performance.now() - started);
+    server.stop();
+  }
+  return median(times);
+}
+
+async function measure(target: Target): Promise<WorkersCell> {
+  const startup = await startupMs(target);
+  const server = await target.start();
+  try {
+    const url = server.base + target.page;
+    await autocannon({ url, connections: CONNECTIONS, amount: 200 }); // warm-up
+    const before = workerdTicks(server.child.pid!);
+    const result = await autocannon({ url, connections: CONNECTIONS, amount: REQUESTS });
+    const ticks = workerdTicks(server.child.pid!) - before;
+    if (result.non2xx > 0 || result.errors > 0) throw new Error(`${target.app} ${target.page}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+    return { app: target.app, page: target.page, startupMs: startup, requestsPerSecond: result.requests.average, cpuMsPerRequest: ((ticks / TICKS_PER_SECOND) * 1000) / REQUESTS };
+  } finally {
+    server.stop();
+  }
+}
+
+export async function runWorkersBench(): Promise<WorkersResult> {
+  const serve = (command: string[], cwd?: string, env?: Record<string, string>) => () => startServerProcess(command, cwd, { group: true, env: { NODE_ENV: "production", ...env } });
+  const contrailApp = workersProject();
+  const viteApp = frameworkProject(cloudflare);
+  const targets: Target[] = [
+    { app: "contrail app (contrail/workers)", page: "/", start: serve([binary("node"), "serve.mjs"], contrailApp) },
+    ...BUILDS.flatMap((build) =>
+      cloudflare.benchPages.map((page) => {
+        const { command, env } = cloudflare.serve(viteApp.dir, build, "workerd");
+        return { app: `plugin-rsc on @cloudflare/vite-plugin (${build})`, page: page.path, start: serve(command, undefined, env) };
+      }),
+    ),
+  ];
+  const cells: WorkersCell[] = [];
+  for (const target of targets) cells.push(await measure(target));
+  const wrangler = JSON.parse(readFileSync(`${contrailApp}/node_modules/wrangler/package.json`, "utf8")).version;
+  const workerd = JSON.parse(readFileSync(`${contrailApp}/node_modules/workerd/package.json`, "utf8")).version;
+  return { toolchain: `wrangler ${wrangler}, workerd ${workerd}; ${viteApp.toolchain}`, cells };
+}
+
+export function workersSection(result: WorkersResult): string[] {
+  const row = (cell: WorkersCell) =>
+    `| ${cell.app} | \`${cell.page}\` | ${Math.round(cell.startupMs)} | ${Math.round(cell.requestsPerSecond)} | ${cell.cpuMsPerRequest.toFixed(2)} |`;
+  return [
+    "## Cloudflare Workers (workerd)",
+    "",
+    `Served by workerd through \`wrangler dev\` in local mode (${result.toolchain}). Start-up: from spawning the server to the page answered, median of ${STARTS}. ` +
+      `Then ${REQUESTS} requests by autocannon (${CONNECTIONS} connections): requests per second, and the CPU time of the workerd processes per request (user + system, /proc). ` +
+      "contrail's own app is docs/app.md's, whose pages are small; the plugin-rsc app's page is the data-heavy dashboard (scenario F's data), as HTML and as Flight, stock and with contrail/compat. " +
+      "`wrangler dev` runs the Worker with its development middleware and inspector: figures for comparing the rows, not Cloudflare's production.",
+    "",
+    "| app | page | start-up (ms) | req/s | CPU per request (ms) |",
+    "| --- | --- | ---: | ---: | ---: |",
+    ...result.cells.map(row),
+    "",
+  ];
+}
