@@ -2,8 +2,9 @@
 // tests/fixtures/frameworks/vinext (layouts, a dynamic route, client
 // components, a server action, scenario F's dashboard) in a project that
 // installed contrail's packed tarball, built stock (vinext's own
-// configuration) and with the guide's vite.config.ts (contrail's aliases).
-// Both must answer alike: every page, the Flight payloads decoded, the HTML
+// configuration) and with the guide's vite.config.ts (contrail's aliases),
+// which must put contrail in the server code. Both must answer alike: every
+// page, the Flight payloads decoded, the HTML
 // with the inlined payload left out, and in Chromium hydration, the
 // counter, next/link navigation, the server action with JavaScript and the
 // form posted without.
@@ -61,14 +62,7 @@ test("a vinext app with contrail as a direct dependency installs and builds, sto
 });
 
 if (production) {
-  test("contrail is in the compat build and not in the stock one; both start on this runtime", async () => {
-    // contrail's server-function registry names itself with this symbol.
-    const hasContrail = (build: Build) => {
-      const server = join(project.dir, `dist-${build}`, "server");
-      return readdirSync(server, { recursive: true, encoding: "utf8" }).some((file) => file.endsWith(".js") && readFileSync(join(server, file), "utf8").includes("contrail.serverFunctions"));
-    };
-    ok(!hasContrail("stock"), "the stock build has no contrail");
-    ok(hasContrail("compat"), "the compat build has contrail");
+  test("vite build's output, stock and compat, starts on this runtime", async () => {
     for (const name of BUILDS) {
       const { command, env } = vinext.serve(project.dir, name, runtime);
       const server = await startServerProcess(command, project.dir, { env });
@@ -77,14 +71,14 @@ if (production) {
   });
 } else {
   test("vite dev, stock and with the guide's aliases", async () => {
-    for (const name of BUILDS) apps.push(await startViteDev(name));
+    apps.push(...(await Promise.all(BUILDS.map(startViteDev))));
   });
 }
 
 /** `vite dev` on a free loopback port; ready once it answers the home page. */
 async function startViteDev(name: Build): Promise<App> {
-  const { command, env } = vinext.dev(project.dir, name, await freePort());
-  const port = command[command.indexOf("--port") + 1];
+  const port = await freePort();
+  const { command, env } = vinext.dev(project.dir, name, port);
   const child = spawn(command[0], command.slice(1), { cwd: project.dir, env: { ...process.env, NODE_ENV: "development", ...env }, stdio: ["ignore", "ignore", "inherit"] });
   const stop = () => void child.kill();
   process.on("exit", stop);
@@ -92,6 +86,22 @@ async function startViteDev(name: Build): Promise<App> {
   await eventually(async () => (await fetch(base + "/").catch(() => null))?.ok === true, `vite dev (${name}) answering`, 120);
   return { name, base, stop };
 }
+
+/**
+ * The server code each build runs: `vite build`'s server output, or in
+ * `vite dev` the RSC environment's pre-bundled dependencies (where the
+ * aliased entries land; vite.stock.config.ts gives stock a cache of its own).
+ */
+const serverCode = (build: Build) =>
+  join(project.dir, production ? `dist-${build}/server` : `node_modules/${build === "compat" ? ".vite" : ".vite-stock"}/deps_rsc`);
+
+test("contrail is in the compat build's server code and not in the stock one's", () => {
+  // contrail's server-function registry names itself with this symbol.
+  const hasContrail = (build: Build) =>
+    readdirSync(serverCode(build), { recursive: true, encoding: "utf8" }).some((file) => file.endsWith(".js") && readFileSync(join(serverCode(build), file), "utf8").includes("contrail.serverFunctions"));
+  ok(!hasContrail("stock"), "the stock build has no contrail");
+  ok(hasContrail("compat"), "the compat build has contrail");
+});
 
 // ---- what the servers answer ---------------------------------------------------
 
