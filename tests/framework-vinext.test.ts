@@ -4,10 +4,9 @@
 // installed contrail's packed tarball, built stock (vinext's own
 // configuration) and with the guide's vite.config.ts (contrail's aliases),
 // which must put contrail in the server code. Both must answer alike: every
-// page, the Flight payloads decoded, the HTML
-// with the inlined payload left out, and in Chromium hydration, the
-// counter, next/link navigation, the server action with JavaScript and the
-// form posted without.
+// page, the Flight payloads decoded, the HTML with the inlined payload left
+// out, and in Chromium hydration, the counter, next/link navigation, the
+// server actions with JavaScript and the form posted without.
 // Production: `vite build` (on Node), each build served by vinext's own
 // production server on this runtime. Development: `vite dev`, on Node only
 // (Vite runs on Node here).
