@@ -19,7 +19,7 @@ import { startServerProcess, type ServerProcess } from "../tests/support/server-
 import { binary } from "../tests/support/user-project.ts";
 
 const STARTS = 5;
-const REQUESTS = 2000;
+const REQUESTS = 500;
 const CONNECTIONS = 10;
 /** Linux's clock ticks per second (USER_HZ), the unit of /proc/<pid>/stat's times. */
 const TICKS_PER_SECOND = 100;
@@ -116,7 +116,7 @@ async function measure(target: Target): Promise<WorkersCell> {
   try {
     const url = server.base + target.page;
     const { headers } = target;
-    await autocannon({ url, headers, connections: CONNECTIONS, amount: 200 }); // warm-up
+    await autocannon({ url, headers, connections: CONNECTIONS, amount: 50 }); // warm-up
     const before = workerdTicks(server.child.pid!);
     const result = await autocannon({ url, headers, connections: CONNECTIONS, amount: REQUESTS });
     const ticks = workerdTicks(server.child.pid!) - before;

@@ -47,12 +47,19 @@ if (!production) {
     }
   });
   test("vite dev: the pages answer, and the Flight payloads decode to the same values", async () => {
-    const texts = await Promise.all(BUILDS.map(async (build) => (await fetch(devApps.get(build)!.base + "/_.rsc")).text()));
+    const texts = await Promise.all(BUILDS.map((build) => pageText(devApps.get(build)!.base, "/_.rsc")));
     deepStrictEqual(await decodedFlight(texts[1]), await decodedFlight(texts[0]));
     for (const build of BUILDS) ok((await (await fetch(devApps.get(build)!.base + "/dashboard")).text()).includes("Dashboard Overview"), build);
   });
   test("vite dev stops", () => devApps.forEach((app) => app.stop()));
   await run(SUITE + " (vite dev)");
+}
+
+/** A page's text, the server's own address named HOST (each names its own in the page). */
+async function pageText(base: string, path: string): Promise<string> {
+  const response = await fetch(base + path);
+  strictEqual(response.status, 200, base + path);
+  return (await response.text()).replaceAll(base.slice("http://".length), "HOST");
 }
 
 /** `command` in a process group of its own (vite dev and the workerd it starts); the returned function kills the group. */
@@ -159,13 +166,7 @@ test("the plugin-rsc app on @cloudflare/vite-plugin builds stock and with contra
   }
 });
 
-/** A page's text from `build`'s server, its own address named HOST (each names its own in the page). */
-async function viteText(build: Build, path: string): Promise<string> {
-  const { base } = viteApps.get(build)!;
-  const response = await fetch(base + path);
-  strictEqual(response.status, 200, `${build} ${path}`);
-  return (await response.text()).replaceAll(base.slice("http://".length), "HOST");
-}
+const viteText = (build: Build, path: string) => pageText(viteApps.get(build)!.base, path);
 
 test("its Flight payloads decode to the same values, the data-heavy page's too", async () => {
   for (const path of ["/_.rsc", "/scenario-a_.rsc", "/dashboard_.rsc"]) {
