@@ -19,11 +19,12 @@ import { cloudflare } from "../tests/fixtures/frameworks/cloudflare.ts";
 import { pluginRsc } from "../tests/fixtures/frameworks/plugin-rsc.ts";
 import { reactRouter } from "../tests/fixtures/frameworks/react-router.ts";
 import { vinext } from "../tests/fixtures/frameworks/vinext.ts";
+import { waku } from "../tests/fixtures/frameworks/waku.ts";
 import { startServerProcess, type ServerProcess } from "../tests/support/server-process.ts";
 import { cpuTimeOfTree } from "./cpu-time.ts";
 
 /** Every framework the bench knows, by name. */
-export const FRAMEWORKS: FrameworkSpec[] = [pluginRsc, vinext, reactRouter, cloudflare];
+export const FRAMEWORKS: FrameworkSpec[] = [pluginRsc, vinext, reactRouter, waku, cloudflare];
 
 export interface FrameworksOptions {
   seconds: number;
