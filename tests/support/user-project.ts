@@ -15,9 +15,9 @@ export const production = process.env.NODE_ENV === "production";
 /** The runtimes' binaries from the repository's node_modules. */
 export const binary = (name: "bun" | "deno" | "node") => join(root, "node_modules", ".bin", name);
 
-/** The guides, README.md and docs/*.md, by path from the repository's root. */
+/** The guides, README.md, docs/*.md and docs/frameworks/*.md, by path from the repository's root. */
 export function guides(): Map<string, string> {
-  const docs = readdirSync(join(root, "docs")).filter((file) => file.endsWith(".md")).sort().map((file) => `docs/${file}`);
+  const docs = ["docs", "docs/frameworks"].flatMap((folder) => readdirSync(join(root, folder)).filter((file) => file.endsWith(".md")).sort().map((file) => `${folder}/${file}`));
   return new Map(["README.md", ...docs].map((path) => [path, readFileSync(join(root, path), "utf8")]));
 }
 
