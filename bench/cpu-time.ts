@@ -22,10 +22,9 @@ export function cpuTimeOf(pid: number): number | undefined {
   return fields && (Number(fields[11]) + Number(fields[12])) * TICK_MS;
 }
 
-/** Process `pid`'s CPU time and its living descendants' (a launcher's server, a runtime's workers). */
-export function cpuTimeOfTree(pid: number): number | undefined {
-  const own = cpuTimeOf(pid);
-  if (own === undefined) return undefined;
+/** Process `pid`'s CPU time and its living descendants' (a launcher's server, a runtime's workers); with `named`, only the processes of that command name ("workerd"). */
+export function cpuTimeOfTree(pid: number, named?: string): number | undefined {
+  if (statFields(pid) === undefined) return undefined;
   const children = new Map<number, number[]>();
   for (const name of readdirSync("/proc")) {
     const child = Number(name);
@@ -36,8 +35,18 @@ export function cpuTimeOfTree(pid: number): number | undefined {
   const pending = [pid];
   while (pending.length) {
     const next = pending.pop()!;
-    total += cpuTimeOf(next) ?? 0;
+    if (named === undefined || commandName(next) === named) total += cpuTimeOf(next) ?? 0;
     pending.push(...(children.get(next) ?? []));
   }
   return total;
+}
+
+/** The command name /proc/<pid>/stat gives in parentheses. */
+function commandName(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+  } catch {
+    return undefined;
+  }
 }

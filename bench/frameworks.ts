@@ -67,11 +67,15 @@ function briefly(error: unknown): string {
   return cause ? `${head} ${cause.trim()}` : head;
 }
 
-/** One autocannon run against `server`, with the CPU its processes spent. */
-async function measure(server: ServerProcess, page: FrameworkSpec["benchPages"][number], connections: number, seconds: number) {
-  const before = cpuTimeOfTree(server.child.pid!);
+/**
+ * One autocannon run against `server`, with the CPU its processes spent: on
+ * workerd only workerd's (wrangler's own Node process only starts it).
+ */
+async function measure(server: ServerProcess, runtime: string, page: FrameworkSpec["benchPages"][number], connections: number, seconds: number) {
+  const named = runtime === "workerd" ? "workerd" : undefined;
+  const before = cpuTimeOfTree(server.child.pid!, named);
   const result = await autocannon({ url: server.base + page.path, headers: page.headers, connections, duration: seconds });
-  const after = cpuTimeOfTree(server.child.pid!);
+  const after = cpuTimeOfTree(server.child.pid!, named);
   const cpu = before !== undefined && after !== undefined && result.requests.total > 0 ? (after - before) / result.requests.total : undefined;
   return { result, cpu };
 }
@@ -82,7 +86,8 @@ async function benchFramework(spec: FrameworkSpec, project: FrameworkProject, ru
   try {
     for (const build of BUILDS) {
       const { command, env } = spec.serve(project.dir, build, runtime);
-      servers.set(build, await startServerProcess(command, project.dir, { env: { NODE_ENV: "production", ...env } }));
+      // A group of its own, so that a launcher's server (wrangler's workerd) stops with it.
+      servers.set(build, await startServerProcess(command, project.dir, { group: true, env: { NODE_ENV: "production", ...env } }));
     }
     for (const page of spec.benchPages) {
       const cellOf = (build: Build) => {
@@ -91,10 +96,10 @@ async function benchFramework(spec: FrameworkSpec, project: FrameworkProject, ru
         return cell;
       };
       // A short warm-up per build, then the measured rounds, alternating.
-      for (const build of BUILDS) await measure(servers.get(build)!, page, connections, 1);
+      for (const build of BUILDS) await measure(servers.get(build)!, runtime, page, connections, 1);
       for (let round = 0; round < rounds; round++) {
         for (const build of round % 2 === 0 ? BUILDS : [...BUILDS].reverse()) {
-          const { result, cpu } = await measure(servers.get(build)!, page, connections, seconds);
+          const { result, cpu } = await measure(servers.get(build)!, runtime, page, connections, seconds);
           const cell = cellOf(build);
           cell.requestsPerSecond.push(result.requests.average);
           if (cpu !== undefined) cell.cpuMsPerRequest.push(cpu);

@@ -10,19 +10,18 @@
 // wrangler's own Node process is left out: it only starts workerd.
 import autocannon from "autocannon";
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, readdirSync, readFileSync } from "node:fs";
+import { cpSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { cloudflare } from "../tests/fixtures/frameworks/cloudflare.ts";
 import { BUILDS, frameworkProject } from "../tests/fixtures/frameworks/framework-project.ts";
 import { workersProject } from "../tests/fixtures/workers-project.ts";
 import { startServerProcess, type ServerProcess } from "../tests/support/server-process.ts";
+import { cpuTimeOfTree } from "./cpu-time.ts";
 import { binary } from "../tests/support/user-project.ts";
 
 const STARTS = 5;
 const REQUESTS = 500;
 const CONNECTIONS = 10;
-/** Linux's clock ticks per second (USER_HZ), the unit of /proc/<pid>/stat's times. */
-const TICKS_PER_SECOND = 100;
 
 export interface WorkersCell {
   app: string;
@@ -61,42 +60,6 @@ function contrailDashboard(dir: string): string {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-/** Every process under `pid`, by reading each process's parent from /proc. */
-function descendants(pid: number): number[] {
-  const parents = new Map<number, number>();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      // The fields after the command's closing parenthesis: state, ppid, ...
-      parents.set(Number(entry), Number(readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1].split(" ")[1]));
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  const found: number[] = [];
-  const walk = (parent: number) => {
-    for (const [child, of] of parents) if (of === parent) found.push(child), walk(child);
-  };
-  walk(pid);
-  return found;
-}
-
-/** CPU ticks (user + system) the workerd processes under `pid` have spent. */
-function workerdTicks(pid: number): number {
-  let ticks = 0;
-  for (const child of descendants(pid)) {
-    try {
-      const stat = readFileSync(`/proc/${child}/stat`, "utf8");
-      if (!stat.includes("(workerd)")) continue;
-      const fields = stat.split(") ")[1].split(" ");
-      ticks += Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15 of stat)
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return ticks;
-}
-
 async function startupMs(target: Target): Promise<number> {
   const times: number[] = [];
   for (let i = 0; i < STARTS; i++) {
@@ -117,11 +80,11 @@ async function measure(target: Target): Promise<WorkersCell> {
     const url = server.base + target.page;
     const { headers } = target;
     await autocannon({ url, headers, connections: CONNECTIONS, amount: 50 }); // warm-up
-    const before = workerdTicks(server.child.pid!);
+    const before = cpuTimeOfTree(server.child.pid!, "workerd") ?? NaN;
     const result = await autocannon({ url, headers, connections: CONNECTIONS, amount: REQUESTS });
-    const ticks = workerdTicks(server.child.pid!) - before;
+    const cpuMs = (cpuTimeOfTree(server.child.pid!, "workerd") ?? NaN) - before;
     if (result.non2xx > 0 || result.errors > 0) throw new Error(`${target.app} ${target.page}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
-    return { app: target.app, page: target.page, flight: Boolean(target.headers?.rsc), startupMs: startup, requestsPerSecond: result.requests.average, cpuMsPerRequest: ((ticks / TICKS_PER_SECOND) * 1000) / REQUESTS };
+    return { app: target.app, page: target.page, flight: Boolean(target.headers?.rsc), startupMs: startup, requestsPerSecond: result.requests.average, cpuMsPerRequest: cpuMs / REQUESTS };
   } finally {
     server.stop();
   }
