@@ -138,6 +138,20 @@ export async function runFrameworksBench(options: FrameworksOptions): Promise<Fr
   return bench;
 }
 
+/** `earlier`'s figures with those of the frameworks `later` measured replaced by `later`'s. */
+export function mergeFrameworks(earlier: FrameworksBench, later: FrameworksBench): FrameworksBench {
+  const remeasured = (framework: string) => later.options.frameworks.includes(framework);
+  const about = (reason: string) => reason.split(/[: ]/)[0];
+  const order = (framework: string) => FRAMEWORKS.findIndex((spec) => spec.name === framework);
+  return {
+    options: later.options,
+    // In the bench's order of frameworks (sort is stable: each keeps its order of runtimes and pages).
+    cells: [...earlier.cells.filter((cell) => !remeasured(cell.framework)), ...later.cells].sort((a, b) => order(a.framework) - order(b.framework)),
+    toolchains: { ...Object.fromEntries(Object.entries(earlier.toolchains).filter(([framework]) => !remeasured(framework))), ...later.toolchains },
+    skipped: [...earlier.skipped.filter((reason) => !remeasured(about(reason))), ...later.skipped],
+  };
+}
+
 /** The stock and compat cells of each framework, runtime and page, in the order measured. */
 export function frameworkPairs(bench: FrameworksBench): { stock: FrameworkCell; compat: FrameworkCell }[] {
   return bench.cells

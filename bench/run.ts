@@ -13,7 +13,8 @@
 // --out <folder> writes the results there instead of bench/results/ (a trial run).
 // Frameworks' apps, stock against contrail/compat (bench/frameworks.ts), run
 // last, in rounds of 3 s (quick: 2 s), 3 of them (quick: 1); --no-frameworks
-// skips them, --frameworks names some; --frameworks-only runs them alone, as --startup-only.
+// skips them, --frameworks names some; --frameworks-only runs them alone, as
+// --startup-only (the frameworks not named keep their last figures).
 // Start-up from a build (bench/startup.ts): 7 processes per runtime and app (quick: 3);
 // --startup-only runs it alone and puts its table into latest.md in place of the last one.
 // The development loop (bench/dev-loop.ts): edit → change shown, hot updates against the runtime's
@@ -31,7 +32,7 @@ import { writePatchedServer } from "./patched.ts";
 import { processesSection, runProcessBench } from "./processes.ts";
 import { runStartupBench, startupSection } from "./startup.ts";
 import { devLoopSection, runDevLoopBench } from "./dev-loop.ts";
-import { FRAMEWORKS, frameworksSection, runFrameworksBench } from "./frameworks.ts";
+import { FRAMEWORKS, frameworksSection, mergeFrameworks, runFrameworksBench } from "./frameworks.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const quick = process.argv.includes("--quick");
@@ -155,7 +156,10 @@ if (process.argv.includes("--startup-only")) {
 }
 
 if (process.argv.includes("--frameworks-only")) {
-  const frameworks = await runFrameworksBench({ ...FRAMEWORK_BENCH!, runtimes: FRAMEWORK_RUNTIMES });
+  const measured = await runFrameworksBench({ ...FRAMEWORK_BENCH!, runtimes: FRAMEWORK_RUNTIMES });
+  // Frameworks not named this time keep their last figures.
+  const last = join(outDir, "frameworks.json");
+  const frameworks = existsSync(last) ? mergeFrameworks(JSON.parse(readFileSync(last, "utf8")).frameworks, measured) : measured;
   const section = frameworksSection(frameworks, ["node bench/run.ts", ...process.argv.slice(2)].join(" "));
   replaceSection(section);
   writeFileSync(join(outDir, "frameworks.json"), JSON.stringify({ date: new Date().toISOString(), quick, frameworks }, null, 2));
