@@ -4,7 +4,7 @@
 // varies up to 2x between processes here) and reported as the median of the
 // per-process medians, with their spread; ratios are taken within the run.
 // Usage: run.ts [--quick] [--processes <n>] [--processes-only] [--runtimes <list>] [--scenarios <list>]
-//               [--out <folder>] [--no-frameworks] [--frameworks <list>] [--framework-seconds <s>] [--framework-rounds <n>] [--frameworks-only]
+//               [--out <folder>] [--no-frameworks] [--frameworks <list>] [--framework-seconds <s>] [--framework-rounds <n>] [--frameworks-only] [--workers-only]
 // --processes sets the processes per cell (default 3, quick 1).
 // --processes-only runs the multi-process HTTP cells alone (bench/processes.ts)
 // and writes bench/results/processes.md instead of latest.md.
@@ -14,7 +14,9 @@
 // Frameworks' apps, stock against contrail/compat (bench/frameworks.ts), run
 // last, in rounds of 3 s (quick: 2 s), 3 of them (quick: 1); --no-frameworks
 // skips them, --frameworks names some; --frameworks-only runs them alone, as
-// --startup-only (the frameworks not named keep their last figures).
+// --startup-only (the frameworks not named keep their last figures). Cloudflare
+// Workers (bench/workers.ts: start-up and CPU per request on workerd) come after
+// them, unless --no-frameworks or --runtimes leaves workerd out; --workers-only runs them alone.
 // Start-up from a build (bench/startup.ts): 7 processes per runtime and app (quick: 3);
 // --startup-only runs it alone and puts its table into latest.md in place of the last one.
 // The development loop (bench/dev-loop.ts): edit → change shown, hot updates against the runtime's
@@ -33,6 +35,7 @@ import { processesSection, runProcessBench } from "./processes.ts";
 import { runStartupBench, startupSection } from "./startup.ts";
 import { devLoopSection, runDevLoopBench } from "./dev-loop.ts";
 import { FRAMEWORKS, frameworksSection, mergeFrameworks, runFrameworksBench } from "./frameworks.ts";
+import { runWorkersBench, workersSection } from "./workers.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const quick = process.argv.includes("--quick");
@@ -167,6 +170,15 @@ if (process.argv.includes("--frameworks-only")) {
   process.exit(0);
 }
 
+if (process.argv.includes("--workers-only")) {
+  const workers = await runWorkersBench();
+  const section = workersSection(workers);
+  replaceSection(section);
+  writeFileSync(join(outDir, "workers.json"), JSON.stringify({ date: new Date().toISOString(), workers }, null, 2));
+  console.log(section.join("\n"));
+  process.exit(0);
+}
+
 if (process.argv.includes("--dev-loop-only")) {
   const devLoop = await runDevLoopBench(root, Object.keys(RUNTIMES), DEV_LOOP_REPEATS);
   const section = devLoopSection(devLoop, `node bench/run.ts --dev-loop-only${quick ? " --quick" : ""}`);
@@ -216,6 +228,7 @@ const processes = await runProcessBench(root, RUNTIMES, PROCESS_BENCH);
 const startup = await runStartupBench(root, Object.keys(RUNTIMES), STARTUP_PROCESSES);
 const devLoop = await runDevLoopBench(root, Object.keys(RUNTIMES), DEV_LOOP_REPEATS);
 const frameworks = FRAMEWORK_BENCH && (await runFrameworksBench({ ...FRAMEWORK_BENCH, runtimes: FRAMEWORK_RUNTIMES }));
+const workers = FRAMEWORK_BENCH && FRAMEWORK_RUNTIMES.includes("workerd") ? await runWorkersBench() : undefined;
 
 // Cells: median of the per-process medians, with the spread between processes.
 interface Cell {
@@ -369,6 +382,7 @@ lines.push(...processesSection(processes, COMMAND));
 lines.push(...startupSection(startup, COMMAND));
 lines.push(...devLoopSection(devLoop, COMMAND));
 if (frameworks) lines.push(...frameworksSection(frameworks, COMMAND));
+if (workers) lines.push(...workersSection(workers));
 
 mkdirSync(outDir, { recursive: true });
 
@@ -388,6 +402,6 @@ const report = matrixReport(cells, http, {
   ],
   frameworks,
 });
-writeFileSync(join(outDir, "latest.json"), JSON.stringify({ date: new Date().toISOString(), quick, processes: PROCESSES, cells, ratios, http, everyCore: processes, startup, devLoop, frameworks, report }, null, 2));
+writeFileSync(join(outDir, "latest.json"), JSON.stringify({ date: new Date().toISOString(), quick, processes: PROCESSES, cells, ratios, http, everyCore: processes, startup, devLoop, frameworks, workers, report }, null, 2));
 writeFileSync(join(outDir, "latest.svg"), reportSVG(report));
 console.log(lines.join("\n"));
