@@ -8,7 +8,7 @@
 // and in Chromium hydration, client navigation, the action with JavaScript
 // and the form posted without.
 // Production: `react-router build` (Vite on Node), the built server on this
-// runtime. Development: `react-router dev` (Vite on Node), so only in the
+// runtime, served by the guide's serve.mjs. Development: `react-router dev` (Vite on Node), so only in the
 // Node run.
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { spawn } from "node:child_process";
@@ -44,12 +44,19 @@ if (!production && runtime !== "node") {
   await run(SUITE);
 }
 
+const root = new URL("..", import.meta.url).pathname;
+const guide = readFileSync(join(root, "docs/frameworks/react-router.md"), "utf8");
+const fixture = (file: string) => readFileSync(join(root, "tests/fixtures/frameworks/react-router", file), "utf8");
+
 test("the guide's aliases are the fixture's vite.config.ts's", () => {
-  const root = new URL("..", import.meta.url).pathname;
-  const aliases = (file: string) => [...readFileSync(join(root, file), "utf8").matchAll(/"react-server-dom-webpack\/[\w.]+": "contrail\/compat\/[\w.]+"/g)].map((match) => match[0]);
-  const fixture = aliases("tests/fixtures/frameworks/react-router/vite.config.ts");
-  strictEqual(fixture.length, 4, "the fixture aliases React's four Flight server entries");
-  deepStrictEqual(aliases("docs/frameworks/react-router.md"), fixture);
+  const aliases = (text: string) => [...text.matchAll(/"react-server-dom-webpack\/[\w.]+": "contrail\/compat\/[\w.]+"/g)].map((match) => match[0]);
+  const fixtureAliases = aliases(fixture("vite.config.ts"));
+  strictEqual(fixtureAliases.length, 4, "the fixture aliases React's four Flight server entries");
+  deepStrictEqual(aliases(guide), fixtureAliases);
+});
+
+test("the guide's serve.mjs (its one JavaScript block) is the one the suite serves with", () => {
+  deepStrictEqual([...guide.matchAll(/```js\n([\s\S]*?)```/g)].map((match) => match[1]), [fixture("serve.mjs")]);
 });
 
 test("a React Router RSC project with contrail as a direct dependency installs and builds, stock and compat", () => {
