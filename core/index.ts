@@ -80,6 +80,12 @@ function attachAbortSignal(request: Request, signal: AbortSignal | undefined): v
   signal.addEventListener("abort", onAbort, { signal: request.cacheController.signal });
 }
 
+// A synchronous page's whole payload is one flush. On Node, every copy a
+// reader makes of a chunk that large (a tee's, a TextDecoder's string, an
+// injected <script>) is memory mapped afresh: in pieces of 64 KB, reused
+// memory serves them, at half the system time.
+const WEB_STREAM_CHUNK = 64 * 1024;
+
 /** A web byte stream that receives the render's chunks as they are flushed. */
 export function toReadableStream(render: FlightRender): ReadableStream<Uint8Array> {
   return new ReadableStream(
@@ -88,6 +94,7 @@ export function toReadableStream(render: FlightRender): ReadableStream<Uint8Arra
       pull(controller) {
         render.pipe({
           write: (chunk) => controller.enqueue(chunk as Uint8Array<ArrayBuffer>),
+          maxChunk: WEB_STREAM_CHUNK,
           close: () => controller.close(),
           error: (reason) => controller.error(reason),
         });

@@ -59,7 +59,7 @@ test("a small page is one row", async () => {
   ok(rows.length === 1, `${rows.length} rows`);
 });
 
-test("rows completed in the same tick reach the stream as one chunk", async () => {
+test("rows completed in the same tick reach the stream in one flush, in pieces of 64 KB", async () => {
   const reader = renderToReadableStream(byId.A.model(), {}).getReader();
   const chunks: Uint8Array[] = [];
   for (;;) {
@@ -67,7 +67,9 @@ test("rows completed in the same tick reach the stream as one chunk", async () =
     if (done) break;
     chunks.push(value);
   }
-  ok(chunks.length === 1, `${chunks.length} chunks for a synchronous page`);
+  const bytes = chunks.reduce((total, chunk) => total + chunk.byteLength, 0);
+  const full = chunks.slice(0, -1).every((chunk) => chunk.byteLength === 64 * 1024);
+  ok(full && chunks.length === Math.ceil(bytes / (64 * 1024)), `${chunks.length} chunks for a synchronous page of ${bytes} bytes`);
 });
 
 // Elements carry their location as a mark (core/flight/serialize.ts). Every path

@@ -109,7 +109,7 @@ export class RowQueue {
     return this.imports.length + this.hints.length + this.debug.length + this.rows.length + this.errors.length === 0;
   }
 
-  /** Encodes every queued row into one chunk and hands it to `sink`; false if the sink is full. */
+  /** Encodes every queued row into one chunk (or pieces of `sink.maxChunk`) and hands it to `sink`; false if the sink is full. */
   drainInto(sink: Sink): boolean {
     let length = writeParts(this.imports, 0);
     length = writeParts(this.hints, length);
@@ -117,7 +117,10 @@ export class RowQueue {
     length = writeParts(this.rows, length);
     length = writeParts(this.errors, length);
     this.imports.length = this.hints.length = this.debug.length = this.rows.length = this.errors.length = 0;
-    return length === 0 || sink.write(scratch.slice(0, length)) !== false;
+    const piece = sink.maxChunk ?? length;
+    let ready = true;
+    for (let start = 0; start < length; start += piece) ready = sink.write(scratch.slice(start, Math.min(start + piece, length))) !== false;
+    return ready;
   }
 }
 

@@ -31,13 +31,16 @@ export interface RenderOptions {
 }
 
 /**
- * Where the core writes its bytes. One `write` per flush, already coalesced;
+ * Where the core writes its bytes. One `write` per flush, already coalesced
+ * (in pieces of at most `maxChunk` bytes where the sink sets it);
  * `flush` (optional) tells a buffering destination that a batch is complete.
  * `write` returning false applies backpressure: rows wait in the core until
  * the sink is piped again.
  */
 export interface Sink {
   write(chunk: Uint8Array): boolean | void;
+  /** The most bytes one `write` may carry. */
+  maxChunk?: number;
   flush?(): void;
   close(): void;
   error(reason: unknown): void;
