@@ -13,7 +13,7 @@ import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { cloudflare } from "../tests/fixtures/frameworks/cloudflare.ts";
-import { BUILDS, frameworkProject } from "../tests/fixtures/frameworks/framework-project.ts";
+import { addDashboard, BUILDS, frameworkProject } from "../tests/fixtures/frameworks/framework-project.ts";
 import { workersProject } from "../tests/fixtures/workers-project.ts";
 import { startServerProcess, type ServerProcess } from "../tests/support/server-process.ts";
 import { cpuTimeOfTree } from "./cpu-time.ts";
@@ -52,7 +52,7 @@ const DASHBOARD = join(root, "tests/fixtures/frameworks/cloudflare/contrail-dash
 function contrailDashboard(dir: string): string {
   if (existsSync(join(dir, "dist/dashboard-assets"))) return dir;
   cpSync(DASHBOARD, dir, { recursive: true });
-  cpSync(join(root, "bench/dashboard-data.ts"), join(dir, "dashboard-data.ts"));
+  addDashboard(dir);
   const path = `${join(root, "node_modules/.bin")}:${process.env.PATH}`;
   execFileSync("bash", ["-e", "build.sh"], { cwd: dir, env: { ...process.env, PATH: path }, stdio: ["ignore", "ignore", "inherit"] });
   return dir;
