@@ -21,9 +21,10 @@ function escapeString(value: string): string {
 const MIN_OUTLINED_IMPORT_STRING = 16;
 const MAX_OUTLINED_IMPORT_STRINGS_SIZE = 32768;
 
-/** An import row's string, as React writes it: escaped, or "$<id>" of its own row. */
-function importString(value: string): string {
-  if (typeof value !== "string" || value.length < MIN_OUTLINED_IMPORT_STRING) return escapeString(value);
+/** An import row's string, as React writes it: escaped, or "$<id>" of its own row (a webpack module or chunk id may be a number: as it is). */
+function importString(value: string | number): string | number {
+  if (typeof value !== "string") return value;
+  if (value.length < MIN_OUTLINED_IMPORT_STRING) return escapeString(value);
   const request = cursor.request;
   const written = request.importStrings.get(value);
   if (written !== undefined) return written;
@@ -71,7 +72,7 @@ function resolveClientReference(reference: any): unknown[] {
 
 /** The metadata as the import row carries it: each string escaped or outlined, in React's order. */
 function encodeImportMetadata(metadata: unknown[]): unknown[] {
-  const [moduleId, chunks, name, ...async] = metadata as [string, string[], string, ...number[]];
+  const [moduleId, chunks, name, ...async] = metadata as [string | number, (string | number)[], string, ...number[]];
   return [importString(moduleId), chunks.map(importString), importString(name), ...async];
 }
 
