@@ -129,6 +129,17 @@ export function dashboardActivities(count: number): Activity[] {
   return activities;
 }
 
+/** The product table's columns. */
+export const DASHBOARD_COLUMNS = [
+  { key: "name", label: "Product" },
+  { key: "sku", label: "SKU" },
+  { key: "category", label: "Category" },
+  { key: "price", label: "Price" },
+  { key: "stock", label: "Stock" },
+  { key: "status", label: "Status" },
+  { key: "rating", label: "Rating" },
+];
+
 export interface StatCardData {
   title: string;
   value: string;

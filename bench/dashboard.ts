@@ -9,7 +9,7 @@
 // their implementations (bench/client-components.ts) for the plain
 // react-dom/server anchor.
 import { createElement as h, Suspense, type ComponentType, type ReactNode } from "react";
-import { dashboardActivities, dashboardProducts, dashboardStats, type Activity, type Product, type Stats } from "./dashboard-data.ts";
+import { DASHBOARD_COLUMNS as COLUMNS, dashboardActivities, dashboardProducts, dashboardStats, type Activity, type Product, type Stats } from "./dashboard-data.ts";
 
 export const DASHBOARD_CLIENT_COMPONENTS = [
   "ThemeProvider",
@@ -34,16 +34,6 @@ export type DashboardUI = Record<(typeof DASHBOARD_CLIENT_COMPONENTS)[number], C
 
 const ITEMS = 200;
 const ACTIVITIES = 50;
-
-const COLUMNS = [
-  { key: "name", label: "Product" },
-  { key: "sku", label: "SKU" },
-  { key: "category", label: "Category" },
-  { key: "price", label: "Price" },
-  { key: "stock", label: "Stock" },
-  { key: "status", label: "Status" },
-  { key: "rating", label: "Rating" },
-];
 
 const NAVIGATION = [
   { href: "/", label: "Dashboard", icon: "home" },

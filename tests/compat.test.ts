@@ -15,18 +15,14 @@
 // Development: `vite dev`, on Node (Vite runs on Node here), so only in the
 // Node run.
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import type { Browser } from "playwright-core";
-import { BUILDS, frameworkProject, type Build, type FrameworkProject } from "./fixtures/frameworks/framework-project.ts";
+import { BUILDS, frameworkProject, hasContrail, startDev, type Build, type FrameworkProject } from "./fixtures/frameworks/framework-project.ts";
 import { pluginRsc } from "./fixtures/frameworks/plugin-rsc.ts";
 import { launchBrowser } from "./support/browser.ts";
 import { decodedFlight } from "./support/flight-decode.ts";
-import { eventually, run, test } from "./support/harness.ts";
+import { run, test } from "./support/harness.ts";
 import { startServerProcess } from "./support/server-process.ts";
 import { production, runtime } from "./support/user-project.ts";
-import { freePort } from "./support/free-port.ts";
 
 interface App {
   name: Build;
@@ -49,10 +45,8 @@ test("a plugin-rsc project with contrail as a direct dependency installs, and vi
     // What an alias to `contrail` itself printed: an export React's entry has and it lacks.
     ok(!project.buildOutput[name].includes("will always be undefined"), `vite build (${name}) found every import:\n${project.buildOutput[name]}`);
   }
-  const bundle = (name: string) => readFileSync(join(project.dir, `dist-${name}/rsc/index.js`), "utf8");
-  // contrail's server-function registry names itself with this symbol.
-  ok(!bundle("stock").includes("contrail.serverFunctions"), "the stock build has no contrail");
-  ok(bundle("compat").includes("contrail.serverFunctions"), "the compat build has contrail");
+  ok(!hasContrail(project, "dist-stock/rsc"), "the stock build has no contrail");
+  ok(hasContrail(project, "dist-compat/rsc"), "the compat build has contrail");
 });
 
 if (production) {
@@ -65,20 +59,8 @@ if (production) {
   });
 } else {
   test("vite dev, stock and with the alias", async () => {
-    for (const name of BUILDS) apps.push(await startViteDev(name));
+    for (const name of BUILDS) apps.push({ name, ...(await startDev(project, name)) });
   });
-}
-
-/** `vite dev` on a free loopback port; ready once it answers the page. */
-async function startViteDev(name: Build): Promise<App> {
-  const port = await freePort();
-  const { command, env } = pluginRsc.dev(project.dir, name, port);
-  const child = spawn(command[0], command.slice(1), { cwd: project.dir, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "inherit"] });
-  const stop = () => void child.kill();
-  process.on("exit", stop);
-  const base = `http://127.0.0.1:${port}`;
-  await eventually(async () => (await fetch(base + "/").catch(() => null))?.ok === true, `vite dev (${name}) answering`, 60);
-  return { name, base, stop };
 }
 
 // ---- the payload, decoded by React's client ------------------------------------

@@ -11,16 +11,14 @@
 // runtime, served by the guide's serve.mjs. Development: `react-router dev` (Vite on Node), so only in the
 // Node run.
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { reactRouter } from "./fixtures/frameworks/react-router.ts";
-import { BUILDS, frameworkProject, type Build, type FrameworkProject } from "./fixtures/frameworks/framework-project.ts";
+import { BUILDS, frameworkProject, hasContrail, startDev, type Build, type FrameworkProject } from "./fixtures/frameworks/framework-project.ts";
 import { launchBrowser } from "./support/browser.ts";
 import { decodedFlight } from "./support/flight-decode.ts";
-import { freePort } from "./support/free-port.ts";
-import { eventually, run, test } from "./support/harness.ts";
+import { run, test } from "./support/harness.ts";
 import { startServerProcess } from "./support/server-process.ts";
 import { production, runtime } from "./support/user-project.ts";
 
@@ -65,17 +63,11 @@ test("a React Router RSC project with contrail as a direct dependency installs a
   for (const build of BUILDS) ok(!project.buildOutput[build].includes("will always be undefined"), `react-router build (${build}) found every import`);
 });
 
-/** Whether a .js file under `folder` of the project holds contrail: its server-function registry names itself with this symbol. */
-function hasContrail(folder: string): boolean {
-  const dir = join(project.dir, folder);
-  return readdirSync(dir, { recursive: true, encoding: "utf8" }).some((file) => file.endsWith(".js") && readFileSync(join(dir, file), "utf8").includes("contrail.serverFunctions"));
-}
-
 if (production) {
   test("contrail is in the compat server build and not in stock's; both serve on this runtime", async () => {
     // The renderer lands in a chunk of build/server/assets/.
-    ok(!hasContrail("build-stock/server"), "the stock build has no contrail");
-    ok(hasContrail("build-compat/server"), "the compat build has contrail");
+    ok(!hasContrail(project, "build-stock/server"), "the stock build has no contrail");
+    ok(hasContrail(project, "build-compat/server"), "the compat build has contrail");
     for (const name of BUILDS) {
       const { command, env } = reactRouter.serve(project.dir, name, runtime);
       const server = await startServerProcess(command, project.dir, { env });
@@ -84,34 +76,11 @@ if (production) {
   });
 } else {
   test("react-router dev, stock and compat; contrail is in compat's optimised dependencies and not in stock's", async () => {
-    for (const name of BUILDS) apps.push(await startDev(name));
+    for (const name of BUILDS) apps.push({ name, ...(await startDev(project, name)) });
     // Vite's dependency optimiser bundles the RSC environment's react-server-dom-webpack entries (vite.config.ts gives each build a cache folder).
-    ok(!hasContrail("node_modules/.vite/deps_rsc"), "stock's dev server has no contrail");
-    ok(hasContrail("node_modules/.vite-compat/deps_rsc"), "compat's dev server has contrail");
+    ok(!hasContrail(project, "node_modules/.vite/deps_rsc"), "stock's dev server has no contrail");
+    ok(hasContrail(project, "node_modules/.vite-compat/deps_rsc"), "compat's dev server has contrail");
   });
-}
-
-/** `react-router dev` (which starts Vite in a child process of its own: the group goes together) on a free port; ready once it answers. */
-async function startDev(name: Build): Promise<App> {
-  const { command, env } = reactRouter.dev(project.dir, name, await freePort());
-  const port = command[command.indexOf("--port") + 1];
-  const child = spawn(command[0], command.slice(1), {
-    cwd: project.dir,
-    env: { ...process.env, NODE_ENV: "development", ...env },
-    stdio: ["ignore", "ignore", "inherit"],
-    detached: true,
-  });
-  const stop = () => {
-    try {
-      process.kill(-child.pid!, "SIGKILL");
-    } catch {
-      // Already gone.
-    }
-  };
-  process.on("exit", stop);
-  const base = `http://127.0.0.1:${port}`;
-  await eventually(async () => (await fetch(base + "/").catch(() => null))?.ok === true, `react-router dev (${name}) answering`, 120);
-  return { name, base, stop };
 }
 
 // ---- every page, its payload decoded, its HTML ------------------------------------

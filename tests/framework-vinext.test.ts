@@ -11,16 +11,14 @@
 // production server on this runtime. Development: `vite dev`, on Node only
 // (Vite runs on Node here).
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { readFileSync, readdirSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { BUILDS, frameworkProject, type Build, type FrameworkProject } from "./fixtures/frameworks/framework-project.ts";
+import { BUILDS, frameworkProject, hasContrail, startDev, type Build, type FrameworkProject } from "./fixtures/frameworks/framework-project.ts";
 import { flightRequest, vinext } from "./fixtures/frameworks/vinext.ts";
 import { launchBrowser } from "./support/browser.ts";
 import { decodedFlight } from "./support/flight-decode.ts";
-import { freePort } from "./support/free-port.ts";
-import { eventually, run, test } from "./support/harness.ts";
+import { run, test } from "./support/harness.ts";
 import { startServerProcess } from "./support/server-process.ts";
 import { production, runtime } from "./support/user-project.ts";
 
@@ -70,20 +68,8 @@ if (production) {
   });
 } else {
   test("vite dev, stock and with the guide's aliases", async () => {
-    apps.push(...(await Promise.all(BUILDS.map(startViteDev))));
+    apps.push(...(await Promise.all(BUILDS.map(async (name) => ({ name, ...(await startDev(project, name)) })))));
   });
-}
-
-/** `vite dev` on a free loopback port; ready once it answers the home page. */
-async function startViteDev(name: Build): Promise<App> {
-  const port = await freePort();
-  const { command, env } = vinext.dev(project.dir, name, port);
-  const child = spawn(command[0], command.slice(1), { cwd: project.dir, env: { ...process.env, NODE_ENV: "development", ...env }, stdio: ["ignore", "ignore", "inherit"] });
-  const stop = () => void child.kill();
-  process.on("exit", stop);
-  const base = `http://127.0.0.1:${port}`;
-  await eventually(async () => (await fetch(base + "/").catch(() => null))?.ok === true, `vite dev (${name}) answering`, 120);
-  return { name, base, stop };
 }
 
 /**
@@ -91,15 +77,11 @@ async function startViteDev(name: Build): Promise<App> {
  * `vite dev` the RSC environment's pre-bundled dependencies (where the
  * aliased entries land; vite.stock.config.ts gives stock a cache of its own).
  */
-const serverCode = (build: Build) =>
-  join(project.dir, production ? `dist-${build}/server` : `node_modules/${build === "compat" ? ".vite" : ".vite-stock"}/deps_rsc`);
+const serverCode = (build: Build) => (production ? `dist-${build}/server` : `node_modules/${build === "compat" ? ".vite" : ".vite-stock"}/deps_rsc`);
 
 test("contrail is in the compat build's server code and not in the stock one's", () => {
-  // contrail's server-function registry names itself with this symbol.
-  const hasContrail = (build: Build) =>
-    readdirSync(serverCode(build), { recursive: true, encoding: "utf8" }).some((file) => file.endsWith(".js") && readFileSync(join(serverCode(build), file), "utf8").includes("contrail.serverFunctions"));
-  ok(!hasContrail("stock"), "the stock build has no contrail");
-  ok(hasContrail("compat"), "the compat build has contrail");
+  ok(!hasContrail(project, serverCode("stock")), "the stock build has no contrail");
+  ok(hasContrail(project, serverCode("compat")), "the compat build has contrail");
 });
 
 // ---- what the servers answer ---------------------------------------------------

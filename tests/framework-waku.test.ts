@@ -11,10 +11,10 @@
 // all serve it. Development:
 // `waku dev`, on Node (Vite runs on Node here), so only in the Node run.
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
-import { readFileSync, readdirSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
-import { BUILDS, frameworkProject, type Build, type Command, type FrameworkProject } from "./fixtures/frameworks/framework-project.ts";
+import { BUILDS, frameworkProject, hasContrail, type Build, type Command, type FrameworkProject } from "./fixtures/frameworks/framework-project.ts";
 import { waku } from "./fixtures/frameworks/waku.ts";
 import { launchBrowser } from "./support/browser.ts";
 import { decodedFlight } from "./support/flight-decode.ts";
@@ -65,11 +65,6 @@ test("the guide's waku.config.ts is the app's", () => {
   const shown = [...guide.matchAll(/```ts\n([\s\S]*?)```/g)].map((block) => block[1]).find((body) => body.includes('from "waku/config"'));
   strictEqual(shown, readFileSync(join(root, "tests/fixtures/frameworks/waku/waku.config.ts"), "utf8"));
 });
-
-/** Whether contrail is among the JavaScript files under `folder`: its server-function registry names itself with this symbol. */
-function hasContrail(folder: string): boolean {
-  return readdirSync(folder, { recursive: true, encoding: "utf8" }).some((file) => file.endsWith(".js") && readFileSync(join(folder, file), "utf8").includes("contrail.serverFunctions"));
-}
 
 /** `waku start` for this runtime, or `waku dev`: running until stop(). */
 async function start(build: Build) {
@@ -135,8 +130,8 @@ test(`${production ? "waku start" : "waku dev"}: every page answers, and a visit
     const server = await start(build);
     try {
       const visit = await observe(server.base);
-      const serverCode = production ? join(project.dir, build, "dist/server") : join(project.dir, "node_modules/.vite/deps_rsc");
-      observed[build] = { ...visit, contrail: hasContrail(serverCode) };
+      const serverCode = production ? join(build, "dist/server") : "node_modules/.vite/deps_rsc";
+      observed[build] = { ...visit, contrail: hasContrail(project, serverCode) };
     } finally {
       server.stop();
     }

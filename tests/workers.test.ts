@@ -14,15 +14,13 @@
 // @cloudflare/vite-plugin (the app's Worker in workerd, stock and compat);
 // the other runs say why they skip.
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
-import { spawn } from "node:child_process";
 import type { Browser } from "playwright-core";
 import { cloudflare } from "./fixtures/frameworks/cloudflare.ts";
-import { BUILDS, frameworkProject, type Build } from "./fixtures/frameworks/framework-project.ts";
+import { BUILDS, frameworkProject, startDev, type Build } from "./fixtures/frameworks/framework-project.ts";
 import { workersProject } from "./fixtures/workers-project.ts";
 import { decodedFlight } from "./support/flight-decode.ts";
 import { launchBrowser } from "./support/browser.ts";
-import { freePort } from "./support/free-port.ts";
-import { eventually, run, test } from "./support/harness.ts";
+import { run, test } from "./support/harness.ts";
 import { startServerProcess, type ServerProcess } from "./support/server-process.ts";
 import { binary, collectProblems, hydrated, postComment, production, runtime } from "./support/user-project.ts";
 
@@ -36,15 +34,8 @@ if (runtime !== "node") {
 if (!production) {
   const devApps = new Map<Build, { base: string; stop(): void }>();
   test("vite dev with @cloudflare/vite-plugin (the Worker in workerd), stock and with contrail's aliases", async () => {
-    const { dir } = frameworkProject(cloudflare);
-    for (const build of BUILDS) {
-      const port = await freePort();
-      const { command, env } = cloudflare.dev(dir, build, port);
-      const stop = startProcessGroup(command, env);
-      const base = `http://127.0.0.1:${port}`;
-      devApps.set(build, { base, stop });
-      await eventually(async () => (await fetch(base + "/").catch(() => null))?.ok === true, `vite dev (${build}) answering`, 120);
-    }
+    const project = frameworkProject(cloudflare);
+    for (const build of BUILDS) devApps.set(build, await startDev(project, build));
   });
   test("vite dev: the pages answer, and the Flight payloads decode to the same values", async () => {
     const texts = await Promise.all(BUILDS.map((build) => pageText(devApps.get(build)!.base, "/_.rsc")));
@@ -60,20 +51,6 @@ async function pageText(base: string, path: string): Promise<string> {
   const response = await fetch(base + path);
   strictEqual(response.status, 200, base + path);
   return (await response.text()).replaceAll(base.slice("http://".length), "HOST");
-}
-
-/** `command` in a process group of its own (vite dev and the workerd it starts); the returned function kills the group. */
-function startProcessGroup(command: string[], env?: Record<string, string>): () => void {
-  const child = spawn(command[0], command.slice(1), { env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "inherit"], detached: true });
-  const stop = () => {
-    try {
-      process.kill(-child.pid!, "SIGKILL");
-    } catch {
-      // Already gone.
-    }
-  };
-  process.on("exit", stop);
-  return stop;
 }
 
 let browser: Browser;
