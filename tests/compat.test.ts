@@ -3,8 +3,8 @@
 // server function with a bound argument and a temporary reference), in a
 // project that installed contrail's packed tarball as a direct dependency
 // (tests/fixtures/frameworks/plugin-rsc.ts; built once per npm test run).
-// It runs twice, stock and with the README's alias of
-// react-server-dom-webpack's server entries to contrail/compat, and must
+// It runs twice, stock and with contrail's Vite plugin (docs/vite.md), which
+// aliases react-server-dom-webpack's server entries to contrail/compat, and must
 // answer the same: the Flight payloads decoded (and byte for byte on the
 // starter's page), the HTML with the payload's scripts stripped, hydration in
 // Chromium, server functions called from JavaScript and forms posted without.
@@ -15,6 +15,9 @@
 // Development: `vite dev`, on Node (Vite runs on Node here), so only in the
 // Node run.
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { BUILDS, frameworkProject, hasContrail, startDev, type Build, type FrameworkProject } from "./fixtures/frameworks/framework-project.ts";
 import { pluginRsc } from "./fixtures/frameworks/plugin-rsc.ts";
@@ -22,7 +25,7 @@ import { launchBrowser } from "./support/browser.ts";
 import { decodedFlight } from "./support/flight-decode.ts";
 import { run, test } from "./support/harness.ts";
 import { startServerProcess } from "./support/server-process.ts";
-import { production, runtime } from "./support/user-project.ts";
+import { binary, production, runtime } from "./support/user-project.ts";
 
 interface App {
   name: Build;
@@ -39,7 +42,7 @@ if (!production && runtime !== "node") {
   await run("contrail/compat under @vitejs/plugin-rsc");
 }
 
-test("a plugin-rsc project with contrail as a direct dependency installs, and vite build builds it stock and with the alias", () => {
+test("a plugin-rsc project with contrail as a direct dependency installs, and vite build builds it stock and with contrail's plugin", () => {
   project = frameworkProject(pluginRsc);
   for (const name of BUILDS) {
     // What an alias to `contrail` itself printed: an export React's entry has and it lacks.
@@ -47,6 +50,22 @@ test("a plugin-rsc project with contrail as a direct dependency installs, and vi
   }
   ok(!hasContrail(project, "dist-stock/rsc"), "the stock build has no contrail");
   ok(hasContrail(project, "dist-compat/rsc"), "the compat build has contrail");
+});
+
+test("in a project without react-server-dom-webpack as a direct dependency, contrail's plugin stops vite build and names it", () => {
+  // A folder of the project: Vite and contrail resolve from its node_modules; its own package.json lacks the package.
+  const dir = join(project.dir, "without-react-server-dom-webpack");
+  mkdirSync(dir, { recursive: true });
+  try {
+    writeFileSync(join(dir, "package.json"), JSON.stringify({ private: true, type: "module", dependencies: { contrail: "*" } }));
+    writeFileSync(join(dir, "vite.config.ts"), 'import contrail from "contrail/compat/vite";\nexport default { plugins: [contrail()] };\n');
+    const result = spawnSync(binary("node"), [join(project.dir, "node_modules/vite/bin/vite.js"), "build"], { cwd: dir, encoding: "utf8" });
+    const output = result.stdout + result.stderr;
+    ok(result.status !== 0, `vite build stopped:\n${output}`);
+    ok(output.includes(`"react-server-dom-webpack" is not in ${join(dir, "package.json")}'s dependencies`), output);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 if (production) {
@@ -58,7 +77,7 @@ if (production) {
     }
   });
 } else {
-  test("vite dev, stock and with the alias", async () => {
+  test("vite dev, stock and with contrail's plugin", async () => {
     for (const name of BUILDS) apps.push({ name, ...(await startDev(project, name)) });
   });
 }

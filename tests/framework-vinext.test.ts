@@ -2,7 +2,7 @@
 // tests/fixtures/frameworks/vinext (layouts, a dynamic route, client
 // components, a server action, scenario F's dashboard) in a project that
 // installed contrail's packed tarball, built stock (vinext's own
-// configuration) and with the guide's vite.config.ts (contrail's aliases),
+// configuration) and with the guide's vite.config.ts (contrail's plugin),
 // which must put contrail in the server code. Both must answer alike: every
 // page, the Flight payloads decoded, the HTML with the inlined payload left
 // out, and in Chromium hydration, the counter, next/link navigation, the
@@ -50,7 +50,7 @@ test("the guide's vite.config.ts (its one TypeScript block) is the compat build'
   deepStrictEqual(blocks, [["ts", fixture("vite.config.ts")], ["js", fixture("serve.mjs")]]);
 });
 
-test("a vinext app with contrail as a direct dependency installs and builds, stock and with the guide's aliases", () => {
+test("a vinext app with contrail as a direct dependency installs and builds, stock and with the guide's plugin", () => {
   project = frameworkProject(vinext);
   for (const build of BUILDS) {
     // What an alias to `contrail` itself printed: an export React's entry has and it lacks.
@@ -67,7 +67,7 @@ if (production) {
     }
   });
 } else {
-  test("vite dev, stock and with the guide's aliases", async () => {
+  test("vite dev, stock and with the guide's plugin", async () => {
     apps.push(...(await Promise.all(BUILDS.map(async (name) => ({ name, ...(await startDev(project, name)) })))));
   });
 }

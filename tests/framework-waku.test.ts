@@ -2,7 +2,7 @@
 // router, a dynamic route, a client counter, <Link> navigation, a server
 // function called from a client component and by a form, and scenario F's
 // dashboard rendered on each request), as docs/frameworks/waku.md sets it
-// up: built stock and with contrail's aliases, both must answer the same:
+// up: built stock and with contrail's plugin, both must answer the same:
 // every page and its RSC payload (byte for byte where React's own server
 // makes the same rows), the HTML, and what a visitor does in Chromium, the
 // form posted without JavaScript too (Waku decodes form actions).
@@ -55,7 +55,7 @@ interface Observed {
 }
 const observed = {} as Record<Build, Observed>;
 
-test("the Waku app installs and builds, stock and with contrail's aliases", () => {
+test("the Waku app installs and builds, stock and with contrail's plugin", () => {
   project = frameworkProject(waku);
   for (const build of BUILDS) ok(!project.buildOutput[build].includes("will always be undefined"), `waku build (${build}) found every import:\n${project.buildOutput[build]}`);
 });
@@ -125,7 +125,7 @@ async function observe(base: string): Promise<Omit<Observed, "contrail">> {
 test(`${production ? "waku start" : "waku dev"}: every page answers, and a visitor sees the app work (each build in turn)`, async () => {
   browser = await launchBrowser();
   // One at a time: two `waku dev` in one project would share Vite's
-  // dependency cache (each build's aliases have it prebundle again).
+  // dependency cache (each build's aliases, from contrail's plugin or none, have it prebundle again).
   for (const build of BUILDS) {
     const server = await start(build);
     try {

@@ -24,11 +24,13 @@ let project: UserProject;
 let browser: Browser;
 process.env.PORT = "0";
 
-test("npm pack builds a tarball with compiled JavaScript and types", () => {
+test("npm pack builds a tarball with compiled JavaScript and types, every file package.json's exports name among them", () => {
   project = packedProject();
-  const listing = execFileSync("tar", ["-tzf", join(project.dir, project.tarball)], { encoding: "utf8" });
-  for (const file of ["dist/core/index.js", "dist/core/index.d.ts", "dist/core/bundle/app.js", "dist/core/flight/references.js", "dist/core/html/browser-entry.js", "dist/adapters/node/index.d.ts", "bin/contrail.js"]) {
-    ok(listing.includes("package/" + file), file + " is missing from the tarball");
+  const listing = execFileSync("tar", ["-tzf", join(project.dir, project.tarball)], { encoding: "utf8" }).split("\n");
+  const exported = Object.values(JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).exports as Record<string, string | Record<string, string>>)
+    .flatMap((target) => (typeof target === "string" ? [target] : Object.values(target)));
+  for (const file of ["./dist/core/index.js", "./dist/core/bundle/app.js", "./dist/core/html/browser-entry.js", "./bin/contrail.js", ...exported]) {
+    ok(listing.includes("package/" + file.slice(2)), file + " is missing from the tarball");
   }
 });
 

@@ -7,7 +7,7 @@
 //   and client navigation in Chromium;
 // - a @vitejs/plugin-rsc app on @cloudflare/vite-plugin (the "cloudflare"
 //   framework, tests/fixtures/frameworks/cloudflare.ts), stock and with
-//   contrail's compat aliases: the same decoded payloads, hydration, a server
+//   contrail's compat plugin: the same decoded payloads, hydration, a server
 //   function, a streamed Suspense page.
 // workerd is a runtime of its own: the checks run once, in the Node
 // production run; the Node development run checks `vite dev` with
@@ -33,7 +33,7 @@ if (runtime !== "node") {
 
 if (!production) {
   const devApps = new Map<Build, { base: string; stop(): void }>();
-  test("vite dev with @cloudflare/vite-plugin (the Worker in workerd), stock and with contrail's aliases", async () => {
+  test("vite dev with @cloudflare/vite-plugin (the Worker in workerd), stock and with contrail's plugin", async () => {
     const project = frameworkProject(cloudflare);
     for (const build of BUILDS) devApps.set(build, await startDev(project, build));
   });
@@ -135,7 +135,7 @@ test("in Chromium: hydration, client navigation, the comment form and a cookie f
 
 const viteApps = new Map<Build, ServerProcess>();
 
-test("the plugin-rsc app on @cloudflare/vite-plugin builds stock and with contrail's aliases, and both start on workerd", async () => {
+test("the plugin-rsc app on @cloudflare/vite-plugin builds stock and with contrail's plugin, and both start on workerd", async () => {
   const { dir } = frameworkProject(cloudflare);
   for (const build of BUILDS) {
     const { command, env } = cloudflare.serve(dir, build, "workerd");

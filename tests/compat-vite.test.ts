@@ -1,0 +1,57 @@
+// contrail/compat/vite: the plugin's aliases are the four entries compat
+// replaces, each pointing at an export of the package; a project where they
+// cannot take effect (react-server-dom-webpack or contrail not a direct
+// dependency) fails at configuration with the reason. The plugin under the
+// frameworks themselves: tests/compat.test.ts and tests/framework-*.test.ts.
+import { deepStrictEqual, ok, throws } from "node:assert/strict";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import contrail, { COMPAT_ALIASES } from "../core/compat/vite.ts";
+import { run, test } from "./support/harness.ts";
+
+const root = new URL("..", import.meta.url).pathname;
+
+test("the aliases are React's four Flight server entries, each to the contrail/compat export of the same name", () => {
+  deepStrictEqual(contrail().config().resolve.alias, COMPAT_ALIASES);
+  const exported = Object.keys(JSON.parse(readFileSync(join(root, "package.json"), "utf8")).exports);
+  for (const [react, compat] of Object.entries(COMPAT_ALIASES)) {
+    ok(/^react-server-dom-webpack\/(server|static)\.(edge|node)$/.test(react), react);
+    deepStrictEqual(compat, react.replace("react-server-dom-webpack", "contrail/compat"));
+    ok(exported.includes(compat.replace("contrail", ".")), `${compat} is in package.json's exports`);
+  }
+  deepStrictEqual(Object.keys(COMPAT_ALIASES).length, 4);
+});
+
+/** configResolved for a project whose package.json is `manifest` (none when undefined). */
+function configure(manifest?: object): void {
+  const project = mkdtempSync(join(tmpdir(), "contrail-vite-plugin-"));
+  try {
+    if (manifest) writeFileSync(join(project, "package.json"), JSON.stringify(manifest));
+    contrail().configResolved({ root: project });
+  } finally {
+    rmSync(project, { recursive: true, force: true });
+  }
+}
+
+test("a project with both as dependencies (or devDependencies) configures; so does a root without package.json", () => {
+  configure({ dependencies: { contrail: "0.1.0", "react-server-dom-webpack": "19.3.1" } });
+  configure({ dependencies: { contrail: "0.1.0" }, devDependencies: { "react-server-dom-webpack": "19.3.1" } });
+  configure();
+});
+
+test("without react-server-dom-webpack as a direct dependency, the build stops and says why", () => {
+  throws(() => configure({ dependencies: { contrail: "0.1.0", react: "19.3.1" } }), (error: Error) => {
+    ok(error.message.includes(`"react-server-dom-webpack" is not in`), error.message);
+    ok(error.message.includes("the copy it vendors"), error.message);
+    ok(!error.message.includes(`"contrail" is not`), error.message);
+    return true;
+  });
+});
+
+test("without contrail as a direct dependency, the build stops and says why; both missing are both named", () => {
+  throws(() => configure({ dependencies: { "react-server-dom-webpack": "19.3.1" } }), /"contrail" is not in .*package\.json's dependencies: without it, Vite leaves contrail external/);
+  throws(() => configure({}), /"react-server-dom-webpack" is not in .*; "contrail" is not in/);
+});
+
+await run("contrail/compat/vite");
