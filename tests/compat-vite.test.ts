@@ -40,18 +40,19 @@ test("a project with both as dependencies (or devDependencies) configures; so do
   configure();
 });
 
-test("without react-server-dom-webpack as a direct dependency, the build stops and says why", () => {
+test("without react-server-dom-webpack as a direct dependency, the build stops and says why, with the install command for the app's React", () => {
   throws(() => configure({ dependencies: { contrail: "0.1.0", react: "19.3.1" } }), (error: Error) => {
-    ok(error.message.includes(`"react-server-dom-webpack" is not in`), error.message);
-    ok(error.message.includes("the copy it vendors"), error.message);
-    ok(!error.message.includes(`"contrail" is not`), error.message);
+    ok(/package\.json must list react-server-dom-webpack among its dependencies\.\n/.test(error.message), error.message);
+    ok(error.message.includes("- react-server-dom-webpack (npm install --save-exact react-server-dom-webpack@19.3.1): without it, @vitejs/plugin-rsc bundles the copy it vendors"), error.message);
+    ok(!error.message.includes("- contrail"), error.message);
     return true;
   });
+  throws(() => configure({ dependencies: { contrail: "0.1.0", react: "^19.3.0" } }), /react-server-dom-webpack@<your react's version>/);
 });
 
 test("without contrail as a direct dependency, the build stops and says why; both missing are both named", () => {
-  throws(() => configure({ dependencies: { "react-server-dom-webpack": "19.3.1" } }), /"contrail" is not in .*package\.json's dependencies: without it, Vite leaves contrail external/);
-  throws(() => configure({}), /"react-server-dom-webpack" is not in .*; "contrail" is not in/);
+  throws(() => configure({ dependencies: { "react-server-dom-webpack": "19.3.1" } }), /must list contrail among its dependencies\.\n- contrail \(.*\): without it, Vite leaves contrail external/);
+  throws(() => configure({}), /must list react-server-dom-webpack and contrail among its dependencies\.\n- react-server-dom-webpack .*\n- contrail /);
 });
 
 await run("contrail/compat/vite");

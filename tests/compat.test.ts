@@ -62,7 +62,7 @@ test("in a project without react-server-dom-webpack as a direct dependency, cont
     const result = spawnSync(binary("node"), [join(project.dir, "node_modules/vite/bin/vite.js"), "build"], { cwd: dir, encoding: "utf8" });
     const output = result.stdout + result.stderr;
     ok(result.status !== 0, `vite build stopped:\n${output}`);
-    ok(output.includes(`"react-server-dom-webpack" is not in ${join(dir, "package.json")}'s dependencies`), output);
+    ok(output.includes(`${join(dir, "package.json")} must list react-server-dom-webpack among its dependencies.`), output);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

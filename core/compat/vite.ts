@@ -14,12 +14,16 @@ export const COMPAT_ALIASES: Readonly<Record<string, string>> = {
   "react-server-dom-webpack/static.node": "contrail/compat/static.node",
 };
 
-/** The packages that must be the app's own dependencies, and what goes wrong without each. */
-const DIRECT_DEPENDENCIES: Readonly<Record<string, string>> = {
-  "react-server-dom-webpack":
-    "without it, @vitejs/plugin-rsc bundles the copy it vendors, which no alias reaches, and the app keeps React's renderer " +
-    "(install the version of your react: npm install --save-exact react-server-dom-webpack@<react's version>)",
-  contrail: "without it, Vite leaves contrail external and the server loads it without the react-server condition",
+/** The packages that must be the app's own dependencies: how to add each (given React's version) and what goes wrong without it. */
+const DIRECT_DEPENDENCIES: Readonly<Record<string, { install(react: string): string; without: string }>> = {
+  "react-server-dom-webpack": {
+    install: (react) => `npm install --save-exact react-server-dom-webpack@${react}`,
+    without: "@vitejs/plugin-rsc bundles the copy it vendors, which no alias reaches, and the app would keep React's renderer",
+  },
+  contrail: {
+    install: () => "npm install --save-exact <contrail's tarball>",
+    without: "Vite leaves contrail external and the server loads it without the react-server condition",
+  },
 };
 
 /** The structural part of Vite's `Plugin` this plugin uses: contrail does not depend on Vite. */
@@ -29,30 +33,37 @@ export interface ContrailVitePlugin {
   configResolved(config: { root: string }): void;
 }
 
-/** `plugins: [rsc(), contrail()]`, or a framework's plugins with `contrail()` beside them. */
+/** `plugins: [rsc(), contrail()]`, or a framework's plugins with `contrail()` after them. */
 export default function contrail(): ContrailVitePlugin {
   return {
     name: "contrail:compat",
     config: () => ({ resolve: { alias: { ...COMPAT_ALIASES } } }),
     configResolved({ root }) {
-      const missing = missingDirectDependencies(root);
-      if (missing.length > 0) {
-        throw new Error(
-          `contrail/compat/vite: ${missing.map((name) => `"${name}" is not in ${join(root, "package.json")}'s dependencies: ${DIRECT_DEPENDENCIES[name]}`).join("; ")}.`,
-        );
-      }
+      const manifest = readManifest(join(root, "package.json"));
+      if (manifest === undefined) return;
+      const declared = { ...manifest.devDependencies, ...manifest.dependencies };
+      const missing = Object.keys(DIRECT_DEPENDENCIES).filter((name) => !(name in declared));
+      if (missing.length === 0) return;
+      // An exact React version is the one to match; a range says nothing certain.
+      const react = /^\d+\.\d+\.\d+$/.test(declared.react ?? "") ? declared.react : "<your react's version>";
+      throw new Error(
+        `contrail/compat/vite: ${join(root, "package.json")} must list ${missing.join(" and ")} among its dependencies.\n` +
+          missing.map((name) => `- ${name} (${DIRECT_DEPENDENCIES[name].install(react)}): without it, ${DIRECT_DEPENDENCIES[name].without}.`).join("\n"),
+      );
     },
   };
 }
 
-/** Which of the packages compat needs are not direct dependencies of the project at `root` (none when it has no package.json to read). */
-export function missingDirectDependencies(root: string): string[] {
-  let manifest: { dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
+interface Manifest {
+  dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+}
+
+/** The project's package.json, or undefined when there is none to read (then nothing is checked). */
+function readManifest(file: string): Manifest | undefined {
   try {
-    manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+    return JSON.parse(readFileSync(file, "utf8"));
   } catch {
-    return [];
+    return undefined;
   }
-  const declared = { ...manifest.devDependencies, ...manifest.dependencies };
-  return Object.keys(DIRECT_DEPENDENCIES).filter((name) => !(name in declared));
 }
