@@ -5,11 +5,13 @@
 // (called as React's client calls them, and as forms without JavaScript);
 // cookies set reach every answer (Flight, the page after a form, the 303, a
 // redirect from `render`) with every attribute, and the page rendered after
-// reads them. Hostile names and values never reach a header; hundreds of
-// interleaved requests each read only their own request.
+// reads them. Hostile names and values never reach a header; a cookie no
+// browser would keep (a lone surrogate, over 4,096 bytes) is a clear error, a
+// lifetime is capped at 400 days (swept here in-process, and through each
+// server); hundreds of interleaved requests each read only their own request.
 import { deepStrictEqual, ok, strictEqual, throws } from "node:assert/strict";
 import { createFromFetch, encodeReply } from "react-server-dom-webpack/client.edge";
-import { cookies, headers, searchParams } from "../core/serve/request-context.ts";
+import { cookies, headers, searchParams, serializeCookie } from "../core/serve/request-context.ts";
 import { launchBrowser } from "./support/browser.ts";
 import { run, test } from "./support/harness.ts";
 import { hostScriptCommand, startServerProcess, type ServerProcess } from "./support/server-process.ts";
@@ -20,7 +22,7 @@ const serverConsumerManifest = { moduleMap: {}, serverModuleMap: null, moduleLoa
 
 /** `user` set with every attribute of tests/fixtures/request-context/app.ts's EVERY_ATTRIBUTE. */
 const everyAttribute = (value: string) =>
-  `user=${encodeURIComponent(value)}; Path=/app; Expires=Tue, 01 Jan 2030 00:00:00 GMT; Max-Age=3600; Domain=example.com; Secure; HttpOnly; SameSite=strict; Partitioned; Priority=high`;
+  `user=${encodeURIComponent(value)}; Path=/app; Expires=Wed, 01 Jan 2025 00:00:00 GMT; Max-Age=3600; Domain=example.com; Secure; HttpOnly; SameSite=strict; Partitioned; Priority=high`;
 
 /** The text of the element with `id` in an HTML page. */
 function text(html: string, id: string): string | undefined {
@@ -142,6 +144,27 @@ for (const adapter of [runtime, "hono"]) {
     }
   });
 
+  test(`${label}: a cookie no browser keeps is the call's clear error, a render's 500; a lifetime past 400 days is capped`, async () => {
+    const refused: [string, string, string][] = [
+      ["v", "cut \ud83d", "its value has a lone surrogate (at index 4)"],
+      ["v", "x".repeat(200_000), "its name and value are 200001 bytes as sent"],
+    ];
+    for (const [name, value, message] of refused) {
+      const { response, decoded } = await call(base() + "/", "./actions.ts#setRaw", [name, value, {}]);
+      ok((await decoded.returnValue).startsWith(`contrail: cookie "v": ${message}`), message);
+      deepStrictEqual(response.headers.getSetCookie(), [], message);
+    }
+    const { response, decoded } = await call(base() + "/", "./actions.ts#setRaw", ["v", "1", { maxAge: 1e308 }]);
+    strictEqual(await decoded.returnValue, "set");
+    deepStrictEqual(response.headers.getSetCookie(), ["v=1; Path=/; Max-Age=34560000"]);
+    const page = await fetch(base() + "/bad-cookie-in-render", { headers: { accept: "text/html" } });
+    strictEqual(page.status, 500);
+    const body = await page.text();
+    // Hono's routes set cookies before `c.rsc()`: the error is the app's `onError`'s (Hono's default answers 500 as text).
+    ok(adapter === "hono" ? body === "Internal Server Error" : body.includes("rc-digest"), body.slice(0, 500));
+    strictEqual((await fetch(base() + "/?q=after", { headers: { accept: "text/html" } })).status, 200, "the server answers on");
+  });
+
   test(`${label}: the request's headers and search params are read-only: changing them is a clear error`, async () => {
     const { decoded } = await call(base() + "/?q=kept", "./actions.ts#mutate", [], { "x-test": "kept" });
     const { messages, reading } = await decoded.returnValue;
@@ -173,6 +196,81 @@ for (const adapter of [runtime, "hono"]) {
 
   test(`${label}: stops`, () => servers[adapter].stop());
 }
+
+// ---- serializeCookie, swept in-process ----------------------------------------------
+
+const DAY = 24 * 60 * 60;
+const refusal = (name: string, problem: string) => (error: unknown) =>
+  error instanceof TypeError && error.message.startsWith(`contrail: cookie ${JSON.stringify(name)}: ${problem}`);
+
+test("cookies: a lone surrogate at every position of a name or value is a TypeError naming the cookie and where; well-formed pairs anywhere pass", () => {
+  const text = "ab;c é=d";
+  for (let at = 0; at <= text.length; at++) {
+    for (const lone of ["\ud83d", "\ude00", "\ude00\ud83d"]) {
+      const value = text.slice(0, at) + lone + text.slice(at);
+      throws(() => serializeCookie({ name: "v", value }), refusal("v", `its value has a lone surrogate (at index ${at})`), JSON.stringify(value));
+      const name = "n" + value.replace(/[^\ud800-\udfff]/g, "x");
+      throws(() => serializeCookie({ name, value: "1" }), refusal(name, "a cookie's name is a token"), JSON.stringify(name));
+    }
+    const value = text.slice(0, at) + "\ud83d\ude00" + text.slice(at);
+    const header = serializeCookie({ name: "v", value });
+    strictEqual(decodeURIComponent(/^v=([^;]*)/.exec(header)![1]), value);
+  }
+});
+
+test("cookies: a name and value over 4,096 bytes as sent (percent-encoded), or a path or domain over 1,024, is a TypeError; up to them it is sent", () => {
+  for (const [unit, bytes] of [["x", 1], ["é", 6], ["😀", 12]] as const) {
+    for (const total of [4090, 4095, 4096, 4097, 4110]) {
+      const name = "n".repeat(1 + ((total - 1) % bytes));
+      const value = unit.repeat(Math.floor((total - name.length) / bytes));
+      const sent = name.length + encodeURIComponent(value).length;
+      if (sent <= 4096) ok(serializeCookie({ name, value }).startsWith(`${name}=`), `${sent} bytes`);
+      else throws(() => serializeCookie({ name, value }), refusal(name, `its name and value are ${sent} bytes as sent`), `${sent} bytes`);
+    }
+  }
+  for (const length of [1023, 1024, 1025]) {
+    const path = "/" + "p".repeat(length - 1);
+    const domain = "d".repeat(length - 4) + ".com";
+    if (length <= 1024) {
+      ok(serializeCookie({ name: "v", value: "1", path, domain }).includes(`; Path=${path}; Domain=${domain}`));
+    } else {
+      throws(() => serializeCookie({ name: "v", value: "1", path }), refusal("v", `its path is ${length} bytes`));
+      throws(() => serializeCookie({ name: "v", value: "1", domain }), refusal("v", `its domain is ${length} bytes`));
+    }
+  }
+});
+
+test("cookies: maxAge is written as whole seconds from 0 (at once) to 400 days; one that is no finite number is a TypeError", () => {
+  const cap = 400 * DAY;
+  const cases: [number, number][] = [
+    [0, 0], [1, 1], [59.99, 59], [-0.5, 0], [-1, 0], [-1e308, 0], [-Number.MAX_VALUE, 0], [cap - 1, cap - 1], [cap, cap], [cap + 0.5, cap], [cap + 1, cap],
+    [Number.MAX_SAFE_INTEGER, cap], [1e21, cap], [1e308, cap], [Number.MAX_VALUE, cap],
+  ];
+  for (const [maxAge, written] of cases) {
+    const attribute = / Max-Age=([^;]*)/.exec(serializeCookie({ name: "v", value: "1", maxAge }))![1];
+    strictEqual(attribute, String(written), String(maxAge));
+  }
+  for (const maxAge of [NaN, Infinity, -Infinity, "3600", null]) {
+    throws(() => serializeCookie({ name: "v", value: "1", maxAge: maxAge as number }), refusal("v", "its maxAge is not a finite number of seconds"), String(maxAge));
+  }
+});
+
+test("cookies: expires up to 400 days from now is sent as given, later is capped to now + 400 days; an invalid date is a TypeError", () => {
+  const expiresOf = (expires: Date | number) => Date.parse(/ Expires=([^;]*)/.exec(serializeCookie({ name: "v", value: "1", expires }))![1]);
+  const now = Date.now();
+  const cap = 400 * DAY * 1000;
+  for (const time of [0, Date.UTC(2025, 0, 1), now, now + cap - 60_000]) {
+    strictEqual(expiresOf(time), Math.floor(time / 1000) * 1000);
+    strictEqual(expiresOf(new Date(time)), Math.floor(time / 1000) * 1000);
+  }
+  for (const time of [now + cap + 60_000, now + 10 * cap, 8.64e15]) {
+    const sent = expiresOf(time);
+    ok(sent >= Math.floor((now + cap) / 1000) * 1000 - 1000 && sent <= Date.now() + cap, `${time}: ${new Date(sent).toISOString()}`);
+  }
+  for (const expires of [NaN, 8.64e15 + 1, Infinity, new Date("x"), "2030-01-01"]) {
+    throws(() => serializeCookie({ name: "v", value: "1", expires: expires as number }), refusal("v", "its expires is not a valid Date or time"), String(expires));
+  }
+});
 
 test("outside a request, each is a clear error", () => {
   for (const [name, read] of Object.entries({ headers, cookies, searchParams })) {

@@ -17,7 +17,7 @@ import { runServerFunction, type ServerFunctionOptions } from "./server-function
 import { requestOrigin, requestURL } from "./origin.ts";
 import { ClientDisconnected, disconnectSignal } from "./disconnect.ts";
 import { soundRequest } from "./request-url.ts";
-import { RequestContext, runInRequestContext } from "./request-context.ts";
+import { PRIVATE_CACHE_CONTROL, RequestContext, runInRequestContext } from "./request-context.ts";
 import type { ClientManifest, RenderOptions, TemporaryReferenceSet } from "../flight/types.ts";
 
 export { FLIGHT_HEADERS, HTML_HEADERS, wantsFlight } from "./headers.ts";
@@ -275,14 +275,16 @@ async function renderedAnswer<Req>(
   }
 }
 
-/** The `Response` a render returned, with the cookies set while answering (its own headers may be immutable: copied then). */
+/**
+ * The `Response` a render returned, with the cookies set while answering and
+ * its caching decided (./request-context.ts); its own headers may be
+ * immutable: copied when either changes them.
+ */
 function withCookies(answer: Response, context: RequestContext): Response {
-  if (context.setCookies.size === 0) {
-    context.seal(answer.headers);
-    return answer;
-  }
   const headers = new Headers(answer.headers);
   context.seal(headers);
+  context.decideCaching(headers, DEV);
+  if (context.setCookies.size === 0 && headers.get("cache-control") === answer.headers.get("cache-control")) return answer;
   return new Response(answer.body, { status: answer.status, statusText: answer.statusText, headers });
 }
 
@@ -305,6 +307,7 @@ function controlFlowAnswer<Req>(
   if (control.kind === "redirect") {
     const headers = new Headers(response.headers);
     headers.set("location", control.url);
+    page.context?.decideCaching(headers, DEV);
     // A POST's answer is fetched again with GET, which 303 says (307 would post again).
     const status = page.request.method === "POST" && control.status === 307 ? 303 : control.status;
     return new Response(null, { status, headers });
@@ -332,18 +335,22 @@ function renderPage<Req>(page: PageRequest<Req>, model: unknown, response: PageR
   return flightAnswer(page, model, response, context);
 }
 
-/** The render's headers, with the content type and `Vary` of the answer. */
-function pageHeaders(defaults: Record<string, string>, headers: Headers): Headers {
+/**
+ * The render's headers, with the content type and `Vary` of the answer and
+ * its caching decided: made once the shell rendered, just before they leave,
+ * so what the shell read counts.
+ */
+function pageHeaders<Req>(page: PageRequest<Req>, defaults: Record<string, string>, headers: Headers): Headers {
   const merged = new Headers(headers);
   merged.set("content-type", defaults["content-type"]);
   merged.append("vary", defaults.vary);
+  page.context?.decideCaching(merged, DEV);
   return merged;
 }
 
 /** HTML for `model`; if react-dom/server could not render its shell, the error document with 500. */
 async function htmlAnswer<Req>(page: PageRequest<Req>, model: unknown, response: PageResponse, context: RenderContext): Promise<Answer> {
   const { served, request, signal } = page;
-  const headers = pageHeaders(HTML_HEADERS, response.headers);
   const parts = renderForHTML(model, served.clientManifest, { ...served.renderOptions, signal, formState: context.formState });
   let body: ReadableStream<Uint8Array>;
   try {
@@ -355,7 +362,7 @@ async function htmlAnswer<Req>(page: PageRequest<Req>, model: unknown, response:
     if (!parts.flight.locked) parts.flight.cancel(error).catch(() => {});
     return controlFlowAnswer(page, control, response);
   }
-  return new Response(body, { status: response.status, headers });
+  return new Response(body, { status: response.status, headers: pageHeaders(page, HTML_HEADERS, response.headers) });
 }
 
 /** Flight for `model`: 500 if its root failed before the first byte (the body still carries the error row). */
@@ -367,15 +374,14 @@ async function flightAnswer<Req>(
   temporaryReferences?: TemporaryReferenceSet,
 ): Promise<Answer> {
   const { served, signal } = page;
-  const headers = pageHeaders(FLIGHT_HEADERS, response.headers);
   const render = renderToSink(model, served.clientManifest, { ...served.renderOptions, signal, temporaryReferences });
   try {
     await render.shellReady();
-    return { status: response.status, headers, render };
+    return { status: response.status, headers: pageHeaders(page, FLIGHT_HEADERS, response.headers), render };
   } catch (error) {
     if (!(error instanceof ShellError)) throw error;
     const control = context.lastResort ? null : parseControlDigest(error.digest);
-    if (control === null) return { status: 500, headers, render };
+    if (control === null) return { status: 500, headers: pageHeaders(page, FLIGHT_HEADERS, response.headers), render };
     render.cancel(error);
     return controlFlowAnswer(page, control, response);
   }
@@ -396,7 +402,8 @@ export async function shellStatus(render: FlightRender): Promise<number> {
 }
 
 function errorDocumentResponse(served: Served<any>, digest: unknown, error: unknown): Response {
-  return new Response(served.errorDocument(typeof digest === "string" ? digest : undefined, error), { status: 500, headers: HTML_HEADERS });
+  const headers = { ...HTML_HEADERS, "cache-control": PRIVATE_CACHE_CONTROL };
+  return new Response(served.errorDocument(typeof digest === "string" ? digest : undefined, error), { status: 500, headers });
 }
 
 const REASONS: Record<number, string> = {
@@ -408,9 +415,14 @@ const REASONS: Record<number, string> = {
   500: "Internal Server Error",
 };
 
-/** A refused request (a malformed one, a refused server function request): its status, and nothing about why. */
+/**
+ * A refused request (a malformed one, a refused server function request): its
+ * status, and nothing about why; stored by no cache, so a hostile request
+ * cannot make a shared cache answer others with it.
+ */
 export function refusal(status: number): Response {
-  return new Response(`${status} ${REASONS[status]}\n`, { status, headers: { "content-type": "text/plain; charset=utf-8" } });
+  const headers = { "content-type": "text/plain; charset=utf-8", "cache-control": PRIVATE_CACHE_CONTROL };
+  return new Response(`${status} ${REASONS[status]}\n`, { status, headers });
 }
 
 /**

@@ -11,6 +11,13 @@
 // before `c.rsc()` become the answer's `Set-Cookie` headers; the page rendered
 // afterwards in the same request reads them as set (Next.js does the same).
 // Once the page renders its headers are decided: setting one then is an error.
+//
+// An answer that read the request or set a cookie is one user's: it says
+// `Cache-Control: private, no-store` (Next.js's value), so no shared cache
+// (a CDN, nginx's proxy_cache) gives it to another. So does any page whose
+// render set no `Cache-Control` of its own: a read may also come from the
+// request `render` got, or from a Suspense boundary that streams after the
+// headers left, which nothing here can see.
 import { AsyncLocalStorage } from "node:async_hooks";
 
 /** `headers()`: the request's headers, which may not be changed. */
@@ -73,6 +80,9 @@ export interface RequestCookies {
   delete(cookie: { name: string; path?: string; domain?: string }): this;
 }
 
+/** Next.js's `Cache-Control` for an answer no cache may store (a dynamic render): one user's. */
+export const PRIVATE_CACHE_CONTROL = "private, no-cache, no-store, max-age=0, must-revalidate";
+
 /** One request's context, made by the server answering it (./http.ts). */
 export class RequestContext {
   readonly request: Request;
@@ -82,6 +92,10 @@ export class RequestContext {
   readonly setCookies = new Map<string, string>();
   /** The answer's headers are decided: no more cookies may be set. */
   sealed = false;
+  /** What first read the request (`cookies()`, …): the answer is this user's. */
+  #readBy: string | undefined;
+  /** Set once the answer's headers left with a `Cache-Control` a shared cache may store: a read now is warned about (development). */
+  #shared: string | undefined;
   #headers?: Promise<ReadonlyHeaders>;
   #cookies?: Promise<RequestCookies>;
   #searchParams?: Promise<ReadonlyURLSearchParams>;
@@ -92,14 +106,17 @@ export class RequestContext {
   }
 
   headers(): Promise<ReadonlyHeaders> {
+    this.#read("headers()");
     return (this.#headers ??= Promise.resolve(readOnly(new Headers(this.request.headers), "headers()", ["append", "set", "delete"])));
   }
 
   cookies(): Promise<RequestCookies> {
+    this.#read("cookies()");
     return (this.#cookies ??= Promise.resolve(new CookieStore(this)));
   }
 
   searchParams(): Promise<ReadonlyURLSearchParams> {
+    this.#read("searchParams()");
     const params = () => readOnly(new URL(this.url).searchParams, "searchParams()", ["append", "set", "delete", "sort"]);
     return (this.#searchParams ??= Promise.resolve(params()));
   }
@@ -109,6 +126,44 @@ export class RequestContext {
     if (this.sealed) return;
     this.sealed = true;
     for (const cookie of this.setCookies.values()) headers.append("set-cookie", cookie);
+  }
+
+  /**
+   * Decides the `Cache-Control` of the answer whose `headers` are about to
+   * leave: `PRIVATE_CACHE_CONTROL` if the answer is one user's (it read the
+   * request, sets a cookie, or answers a POST) or says nothing itself; the
+   * render's own otherwise, and always one with `no-store` (stricter already).
+   * In development, says why a render's shareable value was replaced, and
+   * warns of a read after such a value left.
+   */
+  decideCaching(headers: Headers, development: boolean): void {
+    const own = headers.get("cache-control");
+    if (own !== null && /(?:^|[\s,])no-store(?:$|[\s,=])/i.test(own)) return;
+    const personal =
+      this.#readBy ?? (this.setCookies.size > 0 || headers.has("set-cookie") ? "a cookie set" : this.request.method === "POST" ? "a POST" : undefined);
+    if (own !== null && personal === undefined) {
+      this.#shared = development && !/(?:^|[\s,])private(?:$|[\s,=])/i.test(own) ? own : undefined;
+      return;
+    }
+    if (own !== null && development) {
+      console.warn(
+        `contrail: the answer to ${this.request.method} ${this.url} set Cache-Control: ${own}, but it is one user's (${personal}): ` +
+          `sent with "${PRIVATE_CACHE_CONTROL}" instead, so no shared cache gives it to another user. ` +
+          "A page a shared cache may store reads nothing of the request (headers(), cookies(), searchParams()) and sets no cookie.",
+      );
+    }
+    headers.set("cache-control", PRIVATE_CACHE_CONTROL);
+  }
+
+  #read(by: string): void {
+    this.#readBy ??= by;
+    if (this.#shared === undefined) return;
+    console.warn(
+      `contrail: ${by} read the request of ${this.request.method} ${this.url} after its headers left with Cache-Control: ${this.#shared} ` +
+        "(in a Suspense boundary that streams later?): a shared cache may give what it shows to other users. " +
+        "Read the request before the shell (or leave Cache-Control unset: such an answer is private).",
+    );
+    this.#shared = undefined;
   }
 }
 
@@ -237,32 +292,60 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const ATTRIBUTE_VALUE = /^[\u0020-\u003a\u003c-\u007e]*$/;
 const SAME_SITE = ["lax", "strict", "none"];
 const PRIORITY = ["low", "medium", "high"];
+// RFC 6265bis §5.6-5.7, as browsers enforce them: a cookie whose name and value exceed 4,096 bytes,
+// or with an attribute value over 1,024, is dropped; a lifetime is capped at 400 days.
+const MAX_NAME_VALUE_BYTES = 4096;
+const MAX_ATTRIBUTE_BYTES = 1024;
+const MAX_AGE_SECONDS = 400 * 24 * 60 * 60;
 
 /**
  * A `Set-Cookie` header's value, as Next.js writes it (the value
- * percent-encoded, `Path=/` by default); a TypeError for a name, attribute or
- * date no header may carry, so nothing reaches the header but the cookie.
+ * percent-encoded, `Path=/` by default); a TypeError naming the cookie for
+ * what no header may carry or no browser keeps (a name that is not a token,
+ * a value with a lone surrogate, a name and value over 4,096 bytes, an
+ * attribute with a control character or over 1,024 bytes, an invalid date or
+ * lifetime), so nothing reaches the header but the cookie. `maxAge` and
+ * `expires` are capped at 400 days, as browsers cap them.
  */
 export function serializeCookie(cookie: ResponseCookie): string {
   const { name, path = "/", domain, maxAge, expires, sameSite, priority } = cookie;
   const refuse = (what: string) => new TypeError(`contrail: cookie ${JSON.stringify(name)}: ${what}`);
   if (typeof name !== "string" || !TOKEN.test(name)) throw refuse("a cookie's name is a token (RFC 6265): letters, digits and !#$%&'*+-.^_`|~.");
-  let header = `${name}=${encodeURIComponent(String(cookie.value ?? ""))}`;
+  const value = String(cookie.value ?? "");
+  let encoded: string;
+  try {
+    encoded = encodeURIComponent(value);
+  } catch {
+    const at = value.search(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/);
+    throw refuse(`its value has a lone surrogate (at index ${at}), which no text encoding can carry: a string cut mid-character? Pass well-formed text.`);
+  }
+  if (name.length + encoded.length > MAX_NAME_VALUE_BYTES) {
+    throw refuse(
+      `its name and value are ${name.length + encoded.length} bytes as sent (percent-encoded), over the ${MAX_NAME_VALUE_BYTES} a browser keeps (RFC 6265bis): ` +
+        "keep large data on the server and put its id in the cookie.",
+    );
+  }
+  let header = `${name}=${encoded}`;
   if (path !== "") {
     if (!ATTRIBUTE_VALUE.test(path)) throw refuse("its path may hold neither a control character nor ';'.");
+    if (path.length > MAX_ATTRIBUTE_BYTES) throw refuse(`its path is ${path.length} bytes, over the ${MAX_ATTRIBUTE_BYTES} a browser keeps.`);
     header += `; Path=${path}`;
   }
   if (expires !== undefined) {
-    const date = typeof expires === "number" ? new Date(expires) : expires;
-    if (!(date instanceof Date) || Number.isNaN(date.getTime())) throw refuse("its expires is not a valid Date or time.");
-    header += `; Expires=${date.toUTCString()}`;
+    const time = expires instanceof Date ? expires.getTime() : typeof expires === "number" ? expires : NaN;
+    if (Number.isNaN(new Date(time).getTime())) throw refuse("its expires is not a valid Date or time.");
+    header += `; Expires=${new Date(Math.min(time, Date.now() + MAX_AGE_SECONDS * 1000)).toUTCString()}`;
   }
   if (maxAge !== undefined) {
-    if (!Number.isFinite(maxAge)) throw refuse("its maxAge is not a finite number of seconds.");
-    header += `; Max-Age=${Math.trunc(maxAge)}`;
+    if (typeof maxAge !== "number" || !Number.isFinite(maxAge)) {
+      throw refuse(`its maxAge is not a finite number of seconds: give at most ${MAX_AGE_SECONDS} (400 days, what browsers keep; longer is capped).`);
+    }
+    // 0 or less means at once: written 0, so the attribute stays an integer (-1e308 would be "-1e+308").
+    header += `; Max-Age=${Math.max(0, Math.min(Math.trunc(maxAge), MAX_AGE_SECONDS))}`;
   }
   if (domain) {
     if (!ATTRIBUTE_VALUE.test(domain) || domain.includes(" ")) throw refuse("its domain is not a host name.");
+    if (domain.length > MAX_ATTRIBUTE_BYTES) throw refuse(`its domain is ${domain.length} bytes, over the ${MAX_ATTRIBUTE_BYTES} a browser keeps.`);
     header += `; Domain=${domain}`;
   }
   if (cookie.secure) header += "; Secure";

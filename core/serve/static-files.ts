@@ -4,13 +4,15 @@
 // 304s, compressed as the request accepts when their type is text (see
 // ./compression.ts; each encoding its own ETag), and a GET's single byte
 // range with 206 (416 past the end), from the file's own bytes, never
-// compressed, alike on every runtime (RFC 9110 §14). A request for the public
+// compressed, alike on every runtime (RFC 9110 §14). Every ETag is a hash of
+// the file's bytes, so machines serving one build revalidate each other's
+// answers behind a balancer (a file's time differs between them). A request for the public
 // folder that is not a file inside it (a directory, a missing file, `..`, an
 // encoded slash or backslash, a NUL, a dotfile, a symlink leading outside) is
 // not answered here: it falls through to the app, whose routes and not-found
 // page answer it.
-import { createHash } from "node:crypto";
-import { createReadStream } from "node:fs";
+import { createHash, type Hash } from "node:crypto";
+import { createReadStream, type Stats } from "node:fs";
 import { realpath, stat } from "node:fs/promises";
 import { extname, join, sep } from "node:path";
 import { Readable } from "node:stream";
@@ -149,13 +151,37 @@ function withoutBody(request: Request, headers: Record<string, string>, lastModi
 
 const pathnameOf = (url: string) => new URL(url, "http://localhost").pathname;
 
+/** A strong ETag naming the bytes `hash` read. */
+const contentETag = (hash: Hash) => `"${hash.digest("base64url").slice(0, 22)}"`;
+
 const etags = new WeakMap<Asset, string>();
 
 /** The asset's ETag: the one it came with, or a hash of its bytes (computed once). */
 function assetETag(asset: Asset): string {
   let etag = asset.headers.etag ?? etags.get(asset);
-  if (etag === undefined) etags.set(asset, (etag = `"${createHash("sha256").update(asset.body).digest("base64url").slice(0, 22)}"`));
+  if (etag === undefined) etags.set(asset, (etag = contentETag(createHash("sha256").update(asset.body))));
   return etag;
+}
+
+/** The ETag of each public file hashed so far, by real path, with the size and time of the version hashed. */
+const fileETags = new Map<string, { size: number; mtimeMs: number; etag: Promise<string> }>();
+
+/** The ETag of the file at `path` (`info` its stat): a hash of its bytes, read once per version of the file. */
+function fileETag(path: string, info: Stats): Promise<string> {
+  const known = fileETags.get(path);
+  if (known !== undefined && known.size === info.size && known.mtimeMs === info.mtimeMs) return known.etag;
+  const etag = hashFile(path);
+  const entry = { size: info.size, mtimeMs: info.mtimeMs, etag };
+  fileETags.set(path, entry);
+  // Unreadable (gone since): asked again next time.
+  etag.catch(() => fileETags.get(path) === entry && fileETags.delete(path));
+  return etag;
+}
+
+async function hashFile(path: string): Promise<string> {
+  const hash = createHash("sha256");
+  for await (const chunk of createReadStream(path)) hash.update(chunk);
+  return contentETag(hash);
 }
 
 /**
@@ -237,7 +263,8 @@ export async function ownFileResponse(request: Request, assets: Record<string, A
   if (!pathname.startsWith(OWN_FILES)) return undefined;
   const asset = Object.hasOwn(assets, pathname) ? assets[pathname] : undefined;
   if (!asset || (request.method !== "GET" && request.method !== "HEAD")) {
-    return new Response("404 Not Found\n", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
+    // Not stored: a file of a build the balancer's next machine has may be asked here first.
+    return new Response("404 Not Found\n", { status: 404, headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" } });
   }
   const etag = assetETag(asset);
   const asked = askedRange(request, etag);
@@ -305,19 +332,19 @@ export async function publicFileResponse(request: Request, folder: PublicFolder,
   const candidate = candidatePath(root, pathnameOf(request.url));
   if (candidate === null) return undefined;
   let path: string;
-  let info;
+  let info: Stats;
+  let etag: string;
   try {
     // The real path, so a symlink cannot lead outside the folder.
     path = await realpath(candidate);
     if (!path.startsWith(root + sep)) return undefined;
     info = await stat(path);
+    if (!info.isFile()) return undefined;
+    etag = await fileETag(path, info);
   } catch {
     return undefined;
   }
-  if (!info.isFile()) return undefined;
   const type = contentType(path);
-  // Strong (size and modification time, as nginx's), so If-Range may name it.
-  const etag = `"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
   const asked = askedRange(request, etag, info.mtime);
   // An empty file is answered as it is.
   const encoding = info.size === 0 ? undefined : fileEncoding(request, type, compression, asked !== undefined);
