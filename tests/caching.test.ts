@@ -5,15 +5,16 @@
 // (HTML, Flight, a server function's, a redirect, not-found, a Response from
 // render, a refusal), read or not, signed in or not, and in development the
 // warnings for a render's shareable Cache-Control on one user's answer.
-// Through a real nginx doing shared caching as a CDN does (`proxy_cache` with
-// `proxy_cache_valid 200 10s`, nothing ignored) round-robin over both: a
-// signed-in user's page never reaches an anonymous request (nor the
-// reverse), a page that reads nothing and says `public, max-age=60` is cached
-// (HTML and Flight apart); through a plain balancer in front of both, a
-// public file's ETag is the same from either and revalidates to 304. Without
-// nginx the suite skips those, unless CONTRAIL_REQUIRE_NGINX is set.
+// Through a real nginx doing shared caching as a CDN does (the lines
+// docs/proxies.md shows: `proxy_cache` with `proxy_cache_valid 200 10s`,
+// nothing ignored) round-robin over both: a signed-in user's page never
+// reaches an anonymous request (nor the reverse), a page that reads nothing
+// and says `public, max-age=60` is cached (HTML and Flight apart), and pages
+// still stream; through a plain balancer in front of both, a public file's
+// ETag is the same from either and revalidates to 304. Without nginx the
+// suite skips those, unless CONTRAIL_REQUIRE_NGINX is set.
 import { deepStrictEqual, notStrictEqual, ok, strictEqual } from "node:assert/strict";
-import { cpSync, mkdtempSync, rmSync, utimesSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, utimesSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { encodeReply } from "react-server-dom-webpack/client.edge";
@@ -125,15 +126,27 @@ for (const adapter of adapters) {
       await eventually(async () => logs[adapter].includes(`/account-shared?warned set Cache-Control: ${SHARED}, but it is one user's (cookies())`), "the override's warning");
     }
     const gate = crypto.randomUUID();
-    const late = await fetch(`${base()}/account-late?gate=${gate}`, { headers: html });
+    const late = await fetch(`${base()}/account-late?shared&gate=${gate}`, { headers: html });
     strictEqual(late.headers.get("cache-control"), SHARED, "the headers left before the boundary read the cookie");
     await (await fetch(`${base()}/release?gate=${gate}`, { headers: html })).arrayBuffer();
     strictEqual((await shown(late)).user, "anonymous");
     if (development) {
-      const warning = `cookies() read the request of GET ${base()}/account-late?gate=${gate} after its headers left with Cache-Control: ${SHARED}`;
+      const warning = `cookies() read the request of GET ${base()}/account-late?shared&gate=${gate} after its headers left with Cache-Control: ${SHARED}`;
       await eventually(async () => logs[adapter].includes(warning), "the late read's warning");
     }
   });
+}
+
+/** The lines docs/proxies.md's "CDNs and shared caches" shows: the cache (http block) and what its location adds. */
+function documentedCache(): { cachePath: string; cacheLocation: string } {
+  const guide = readFileSync(new URL("../docs/proxies.md", import.meta.url), "utf8");
+  const section = guide.slice(guide.indexOf("## CDNs and shared caches"));
+  const block = /```nginx\n([\s\S]*?)```/.exec(section)?.[1];
+  ok(block?.includes("proxy_cache_valid 200 10s;"), "docs/proxies.md shows nginx's cache in its CDNs section");
+  const lines = block!.split("\n").filter((line) => line.trim() !== "" && !line.startsWith("#"));
+  const cachePath = lines.find((line) => line.startsWith("proxy_cache_path "))!;
+  ok(cachePath.includes("/var/cache/nginx/contrail"), cachePath);
+  return { cachePath, cacheLocation: lines.filter((line) => line !== cachePath).join("\n        ") };
 }
 
 withNginx((nginx) => {
@@ -147,8 +160,9 @@ withNginx((nginx) => {
         proxy_http_version 1.1;
         proxy_set_header Connection "";
         add_header X-Upstream $upstream_addr always;`;
+    const { cachePath, cacheLocation } = documentedCache();
     const started = await startNginx(nginx, 2, (folder, [cached, balancer]) => `
-proxy_cache_path ${join(folder, "cache")} keys_zone=shared:1m;
+${cachePath.replace("/var/cache/nginx/contrail", join(folder, "cache"))}
 upstream contrail {
     ${upstream}
     keepalive 4;
@@ -157,8 +171,7 @@ server {
     listen 127.0.0.1:${cached};
     location / {
         ${location}
-        proxy_cache shared;
-        proxy_cache_valid 200 10s;
+        ${cacheLocation}
         add_header X-Cache $upstream_cache_status always;
     }
 }
@@ -223,6 +236,23 @@ server {
     }
     const plain = await Promise.all([0, 1].map(async () => (await shown(await fetch(bases.cached + "/plain", { headers: html }))).render));
     notStrictEqual(plain[0], plain[1], "a page that says nothing is not cached");
+  });
+
+  test("through the shared cache (nginx's proxy_buffering on, which caching needs), a page still streams: the shell arrives before a held boundary", async () => {
+    const gate = crypto.randomUUID();
+    const page = await fetch(`${bases.cached}/account-late?gate=${gate}`, { headers: { ...html, "accept-encoding": "identity" } });
+    strictEqual(page.headers.get("cache-control"), PRIVATE);
+    const reader = page.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let received = "";
+    while (!received.includes("…")) {
+      const { done, value } = await reader.read();
+      ok(!done, `the page ended before its shell: ${received}`);
+      received += value;
+    }
+    ok(!received.includes("anonymous"), "the boundary is still held");
+    await Promise.all(adapters.map(async (adapter) => (await fetch(`${servers[adapter].base}/release?gate=${gate}`)).arrayBuffer()));
+    for (let next = await reader.read(); !next.done; next = await reader.read()) received += next.value;
+    ok(received.includes(">anonymous<"), received.slice(-500));
   });
 
   test("through a balancer, a public file's ETag is the same from both upstreams (whose file times differ), and revalidates to 304 from each", async () => {
