@@ -174,7 +174,9 @@ function fileETag(path: string, info: Stats): Promise<string> {
   const entry = { size: info.size, mtimeMs: info.mtimeMs, etag };
   fileETags.set(path, entry);
   // Unreadable (gone since): asked again next time.
-  etag.catch(() => fileETags.get(path) === entry && fileETags.delete(path));
+  etag.catch(() => {
+    if (fileETags.get(path) === entry) fileETags.delete(path);
+  });
   return etag;
 }
 
