@@ -1,4 +1,4 @@
-// Response headers of a Flight endpoint, shared by the adapters and the HTML path.
+// Response headers of pages and Flight answers, shared by the adapters and the HTML path.
 export const FLIGHT_CONTENT_TYPE = "text/x-component; charset=utf-8";
 
 /** A response differs by what the client asked for: Flight or HTML. */
@@ -11,6 +11,9 @@ export const HTML_HEADERS: Record<string, string> = {
   "content-type": "text/html; charset=utf-8",
   vary: "Accept, RSC",
 };
+
+/** Next.js's `Cache-Control` for a dynamic render: one user's answer, which no cache may store. */
+export const PRIVATE_CACHE_CONTROL = "private, no-cache, no-store, max-age=0, must-revalidate";
 
 /** Whether a request asks for the Flight payload rather than HTML. */
 export function wantsFlight(headers: Headers): boolean {

@@ -8,7 +8,7 @@
 import { createElement as h } from "react";
 import { currentApp, pageObserver, type AppContext, type Asset, type HTMLRenderer } from "./app-context.ts";
 import { controlDigest, controlFlowOf, parseControlDigest, type ControlFlow } from "./control-flow.ts";
-import { FLIGHT_HEADERS, HTML_HEADERS, wantsFlight } from "./headers.ts";
+import { FLIGHT_HEADERS, HTML_HEADERS, PRIVATE_CACHE_CONTROL, wantsFlight } from "./headers.ts";
 import { compressedRender, encodedHeaders, mayCompress, negotiateEncoding, streamRender } from "./compression.ts";
 import { ownFileResponse, precompressAssets, publicFileResponse, publicFolder, type PublicFolder } from "./static-files.ts";
 import { ShellError, renderForHTML, renderToSink, type FlightRender } from "../index.ts";
@@ -17,7 +17,7 @@ import { runServerFunction, type ServerFunctionOptions } from "./server-function
 import { requestOrigin, requestURL } from "./origin.ts";
 import { ClientDisconnected, disconnectSignal } from "./disconnect.ts";
 import { soundRequest } from "./request-url.ts";
-import { PRIVATE_CACHE_CONTROL, RequestContext, runInRequestContext } from "./request-context.ts";
+import { RequestContext, runInRequestContext } from "./request-context.ts";
 import type { ClientManifest, RenderOptions, TemporaryReferenceSet } from "../flight/types.ts";
 
 export { FLIGHT_HEADERS, HTML_HEADERS, wantsFlight } from "./headers.ts";

@@ -13,12 +13,13 @@
 // Once the page renders its headers are decided: setting one then is an error.
 //
 // An answer that read the request or set a cookie is one user's: it says
-// `Cache-Control: private, no-store` (Next.js's value), so no shared cache
+// `Cache-Control: private, no-store, …` (./headers.ts), so no shared cache
 // (a CDN, nginx's proxy_cache) gives it to another. So does any page whose
 // render set no `Cache-Control` of its own: a read may also come from the
 // request `render` got, or from a Suspense boundary that streams after the
 // headers left, which nothing here can see.
 import { AsyncLocalStorage } from "node:async_hooks";
+import { PRIVATE_CACHE_CONTROL } from "./headers.ts";
 
 /** `headers()`: the request's headers, which may not be changed. */
 export type ReadonlyHeaders = Headers & {
@@ -79,9 +80,6 @@ export interface RequestCookies {
   delete(name: string): this;
   delete(cookie: { name: string; path?: string; domain?: string }): this;
 }
-
-/** Next.js's `Cache-Control` for an answer no cache may store (a dynamic render): one user's. */
-export const PRIVATE_CACHE_CONTROL = "private, no-cache, no-store, max-age=0, must-revalidate";
 
 /** One request's context, made by the server answering it (./http.ts). */
 export class RequestContext {
