@@ -162,6 +162,10 @@ for (const adapter of [runtime, "hono"]) {
     const body = await page.text();
     // Hono's routes set cookies before `c.rsc()`: the error is the app's `onError`'s (Hono's default answers 500 as text).
     ok(adapter === "hono" ? body === "Internal Server Error" : body.includes("rc-digest"), body.slice(0, 500));
+    if (adapter !== "hono") {
+      const reported = JSON.parse(text(await (await fetch(base() + "/reported", { headers: { accept: "text/html" } })).text(), "reported")!.replace(/&quot;/g, '"'));
+      deepStrictEqual(reported.filter((message: string) => message.includes('cookie "theme"')), ['TypeError: contrail: cookie "theme": its value has a lone surrogate (at index 4), which no text encoding can carry: a string cut mid-character? Pass well-formed text.'], "reported once");
+    }
     strictEqual((await fetch(base() + "/?q=after", { headers: { accept: "text/html" } })).status, 200, "the server answers on");
   });
 
