@@ -16,6 +16,7 @@
 // served in production); the methods no page answers (405, nothing logged);
 // absolute-form targets, which never choose the origin.
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
+import { spawn } from "node:child_process";
 import { connect, type Socket } from "node:net";
 import { HOSTILE_REPLIES } from "./fixtures/hostile/replies.ts";
 import { eventually, run, test } from "./support/harness.ts";
@@ -552,6 +553,34 @@ for (const adapter of [runtime, "hono"]) {
     strictEqual(child.signalCode, null, "still running");
     ok(!/unhandled|uncaught/i.test(server().stderr), server().stderr);
     server().process.stop();
+  });
+}
+
+if (!production) {
+  test(`${runtime} adapter, CONTRAIL_ALLOWED_HOSTS=true: every host is answered`, async () => {
+    const started = await startServerProcess(hostScriptCommand(script, runtime), undefined, { env: { CONTRAIL_ALLOWED_HOSTS: "true" } });
+    try {
+      const response = await exchange(started.base, request("GET / HTTP/1.1", [["host", "evil.example"], ["accept", "text/html"], ["connection", "close"]]));
+      ok(response !== "closed" && response.status === 200, JSON.stringify(response).slice(0, 300));
+    } finally {
+      started.stop();
+    }
+  });
+
+  test(`${runtime} adapter: a CONTRAIL_ALLOWED_HOSTS entry that is no host name stops the server at start, naming it`, async () => {
+    const [program, ...args] = hostScriptCommand(script, runtime);
+    const env = { ...process.env, NODE_ENV: "development", CONTRAIL_ALLOWED_HOSTS: "good.example, http://bad.example/" };
+    const child = spawn(program, args, { env, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout!.on("data", (chunk: Buffer) => void (output += chunk));
+    child.stderr!.on("data", (chunk: Buffer) => void (output += chunk));
+    const code = await new Promise<number | null>((resolve) => {
+      // Only for a server that started after all: no verdict waits on it otherwise.
+      const guard = setTimeout(() => child.kill(), HANG_GUARD_MS * 3);
+      child.on("exit", (exitCode) => (clearTimeout(guard), resolve(exitCode)));
+    });
+    ok(code !== 0 && !output.includes("listening"), output);
+    ok(output.includes('contrail: CONTRAIL_ALLOWED_HOSTS lists "http://bad.example/", which is not a host name'), output);
   });
 }
 
