@@ -40,8 +40,10 @@ const isIP = (hostname: string) => hostname.startsWith("[") || /^\d+\.\d+\.\d+\.
  * `allowedHosts`, CONTRAIL_ALLOWED_HOSTS and `HOST`; undefined (every host
  * answered) in production or when either allows any host.
  */
-export function hostCheck(allowed: AllowedHosts = currentApp()?.allowedHosts ?? [], env = process.env[ENV]): HostCheck | undefined {
-  if (!DEV || allowed === true || env?.trim().toLowerCase() === "true") return undefined;
+export function hostCheck(allowed: AllowedHosts = currentApp()?.allowedHosts ?? []): HostCheck | undefined {
+  if (!DEV) return undefined;
+  const env = process.env[ENV];
+  if (allowed === true || env?.trim().toLowerCase() === "true") return undefined;
   const names = new Set<string>();
   const domains: string[] = [];
   const add = (entry: string, from: string) => {

@@ -38,7 +38,7 @@ export interface AppContext {
   publicDir?: string;
   /** In development with hot updates: answers the open pages' `/_contrail/hot` requests (../bundle/hot-channel.ts). */
   hot?: (request: Request) => Promise<Response>;
-  /** In development, the hosts answered besides loopback and `localhost` (./allowed-hosts.ts). */
+  /** In development, the hosts answered besides IP addresses, `localhost` and `*.localhost` (./allowed-hosts.ts). */
   allowedHosts?: AllowedHosts;
 }
 
