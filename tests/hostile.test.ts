@@ -9,7 +9,14 @@
 // hanging), and one on a new connection, both answered 200. The server
 // (tests/servers/hostile.ts) must never exit, log an unhandled rejection, or
 // log more than one line for an error (and none with a stack for a client that left).
+// Then what a page of another site may send once its name points at the
+// server (DNS rebinding): a sweep of Host values against pages, the app's
+// files, the hot channel and a server function called from that origin (403
+// in development unless the name is the server's own or allowed; every one
+// served in production); the methods no page answers (405, nothing logged);
+// absolute-form targets, which never choose the origin.
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
+import { spawn } from "node:child_process";
 import { connect, type Socket } from "node:net";
 import { HOSTILE_REPLIES } from "./fixtures/hostile/replies.ts";
 import { eventually, run, test } from "./support/harness.ts";
@@ -271,6 +278,87 @@ const failures = [
   { path: "/redirect-crlf", message: "" },
 ];
 
+// The names the server allows besides its own: by loadApp's `allowedHosts` (tests/servers/hostile.ts),
+// CONTRAIL_ALLOWED_HOSTS (a name, and a domain with its subdomains) and HOST (the name a host binds).
+const SERVER_ENV = { CONTRAIL_ALLOWED_HOSTS: "env.example, .tunnel.example", HOST: "bound.example" };
+
+/** One request on a connection of its own, and its answer. */
+async function exchange(base: string, bytes: string): Promise<RawResponse | "closed"> {
+  const connection = await Connection.open(base);
+  await connection.write(bytes);
+  const response = await connection.next();
+  connection.destroy();
+  return response;
+}
+
+/**
+ * Host values a browser may send (PORT: the server's), and whether a
+ * development server answers them: its own names (IP addresses, localhost
+ * and *.localhost, whatever their case or trailing dot) and those allowed;
+ * none (HTTP/1.0) or empty is taken as localhost. Null: no Host header.
+ */
+const HOST_SWEEP: [host: string | null, served: boolean][] = [
+  ["localhost:PORT", true],
+  ["localhost", true],
+  ["LocalHost:PORT", true],
+  ["localhost.:PORT", true],
+  ["sub.localhost:PORT", true],
+  ["a.b.localhost", true],
+  ["127.0.0.1:PORT", true],
+  ["127.0.0.1", true],
+  ["10.1.2.3:PORT", true],
+  ["[::1]:PORT", true],
+  ["[::1]", true],
+  ["option.example:PORT", true],
+  ["env.example", true],
+  ["ENV.EXAMPLE:PORT", true],
+  ["tunnel.example:PORT", true],
+  ["app.tunnel.example:PORT", true],
+  ["bound.example:PORT", true],
+  ["", true],
+  [null, true],
+  ["evil.example:PORT", false],
+  ["evil.example", false],
+  ["EVIL.example:PORT", false],
+  ["evil.example.:PORT", false],
+  ["localhost.evil.example:PORT", false],
+  ["localhost-evil.example:PORT", false],
+  ["127.0.0.1.nip.io:PORT", false],
+  ["eviltunnel.example:PORT", false],
+  ["env.example.evil:PORT", false],
+];
+
+/** The requests of a page of `host`: the page, a file it loads, the hot channel, a server function called from its origin. */
+function hostRequests(host: string | null, file: string): Record<string, string> {
+  const version = host === null ? "HTTP/1.0" : "HTTP/1.1";
+  const headers: [string, string][] = host === null ? [] : [["host", host]];
+  const origin = new URL(`http://${host || "localhost"}`).origin;
+  const body = '["ping"]';
+  return {
+    page: request(`GET / ${version}`, [...headers, ["accept", "text/html"], ["connection", "close"]]),
+    file: request(`GET ${file} ${version}`, [...headers, ["connection", "close"]]),
+    hot: request(`GET /_contrail/hot ${version}`, [...headers, ["connection", "close"]]),
+    call: request(`POST / ${version}`, [
+      ...headers,
+      ["origin", origin],
+      ["rsc-action-id", "./actions.ts#echo"],
+      ["accept", "text/x-component"],
+      ["content-type", "text/plain;charset=UTF-8"],
+      ["content-length", String(body.length)],
+      ["connection", "close"],
+    ], body),
+  };
+}
+
+/** Methods no page answers, and what each runtime's parser does before a handler could. */
+const UNSERVED_METHODS: { method: string; target: string; parser?: Partial<Record<string, "400" | "closed">> }[] = [
+  { method: "TRACE", target: "/" },
+  // llhttp knows no TRACK; Bun's parser closes the connection.
+  { method: "TRACK", target: "/", parser: { node: "400", bun: "closed" } },
+  // node:http closes a CONNECT itself when the server has no 'connect' listener.
+  { method: "CONNECT", target: "localhost:80", parser: { node: "closed" } },
+];
+
 /** What each attack got, by adapter, for the README. */
 const results: Record<string, Record<string, string>> = {};
 const record = (name: string, label: string, result: string) => void ((results[name] ??= {})[label] = result);
@@ -282,7 +370,7 @@ for (const adapter of [runtime, "hono"]) {
   let prototypes: unknown;
 
   test(`${label}: starts on loopback`, async () => {
-    const started = await startServerProcess(hostScriptCommand(script, adapter));
+    const started = await startServerProcess(hostScriptCommand(script, adapter), undefined, { env: SERVER_ENV });
     servers[adapter] = { process: started, stderr: "" };
     started.child.stderr!.on("data", (chunk: Buffer) => void (servers[adapter].stderr += chunk));
     prototypes = await (await fetch(base() + "/prototypes")).json();
@@ -371,12 +459,128 @@ for (const adapter of [runtime, "hono"]) {
     record("a slow client sending headers byte by byte, then leaving", label, "nothing logged, served");
   });
 
+  let ownFile = "";
+  for (const [template, served] of HOST_SWEEP) {
+    const refused = !served && !production;
+    const name = template === null ? "no Host (HTTP/1.0)" : `Host: ${JSON.stringify(template)}`;
+    test(`${label}: ${name}: page, file, hot channel and a server function from its origin ${refused ? "→ 403, naming allowedHosts" : "served"}`, async () => {
+      const port = new URL(base()).port;
+      ownFile ||= /\/_contrail\/[^"]+\.js/.exec((await exchange(base(), hostRequests("localhost", "/").page) as RawResponse).body)?.[0] ?? "";
+      ok(ownFile, "the page loads a file of the app's");
+      const host = template?.replace("PORT", port) ?? null;
+      const hostname = !host ? "" : new URL(`http://${host}`).hostname.replace(/\.$/, "");
+      const log = await loggedDuring(server(), async () => {
+        for (const [kind, bytes] of Object.entries(hostRequests(host, ownFile))) {
+          const response = await exchange(base(), bytes);
+          ok(response !== "closed", `${kind}: answered`);
+          if (refused) {
+            strictEqual(response.status, 403, `${kind}: ${response.body.slice(0, 200)}`);
+            ok(response.body.includes(`allowedHosts: [${JSON.stringify(hostname)}]`) && response.body.includes(`CONTRAIL_ALLOWED_HOSTS=${hostname}`), response.body);
+            continue;
+          }
+          // Without hot updates (production) the channel is a file the app does not have.
+          const expected = kind === "hot" && production ? 404 : 200;
+          strictEqual(response.status, expected, `${kind}: ${response.body.slice(0, 300)}`);
+          if (kind === "page") ok(response.body.includes('<p id="ok">ok</p>'), response.body.slice(0, 300));
+          if (kind === "call") ok(response.body.includes("ping"), response.body.slice(0, 300));
+          if (kind === "hot" && !production) ok(JSON.parse(response.body).boot, response.body);
+        }
+      });
+      strictEqual(log.trim(), "", "nothing logged");
+      record(`${name} (page, file, hot, call)`, label, refused ? "403" : "served");
+    });
+  }
+
+  for (const { method, target, parser = {} } of UNSERVED_METHODS) {
+    const expected = parser[runtime] ?? "405";
+    test(`${label}: ${method} → ${expected === "405" ? "405 with Allow" : expected === "400" ? "400 (the runtime's parser)" : "closed by the runtime's server"}, nothing logged, then served`, async () => {
+      let response: RawResponse | "closed" = "closed";
+      const log = await loggedDuring(server(), async () => {
+        const connection = await Connection.open(base());
+        await connection.write(request(`${method} ${target} HTTP/1.1`, [HOST]));
+        response = await connection.next();
+        // A CONNECT's connection was to become its tunnel: Bun closes it after the answer.
+        if (response !== "closed" && response.status === 405 && method !== "CONNECT") await keepsConnection(connection, response);
+        connection.destroy();
+      });
+      response = response as RawResponse | "closed";
+      strictEqual(response === "closed" ? "closed" : String(response.status), expected);
+      if (response !== "closed" && response.status === 405) strictEqual(response.headers.allow, "GET, HEAD, POST");
+      strictEqual(log.trim(), "", "nothing logged");
+      record(method, label, expected);
+      await answersOnNewConnection(base());
+    });
+  }
+
+  test(`${label}: OPTIONS, PUT, PATCH and DELETE reach the app (its render answers them)`, async () => {
+    for (const method of ["OPTIONS", "PUT", "PATCH", "DELETE"]) {
+      const response = await exchange(base(), request(`${method} / HTTP/1.1`, [HOST, ["accept", "text/html"], ["content-length", "0"], ["connection", "close"]]));
+      ok(response !== "closed" && response.status === 200 && response.body.includes('<p id="ok">ok</p>'), `${method}: ${JSON.stringify(response).slice(0, 300)}`);
+    }
+  });
+
+  for (const target of ["http://evil.example/", "https://evil.example:8443/?q=1"]) {
+    test(`${label}: POST ${target} (absolute form): the origin is Host's, so the target's is refused`, async () => {
+      const port = new URL(base()).port;
+      const call = (version: string, host: string | null, origin: string) =>
+        request(`POST ${target} ${version}`, [
+          ...(host === null ? [] : [["host", host] as [string, string]]),
+          ["origin", origin],
+          ["rsc-action-id", "./actions.ts#echo"],
+          ["accept", "text/x-component"],
+          ["content-type", "text/plain;charset=UTF-8"],
+          ["content-length", "8"],
+          ["connection", "close"],
+        ], '["ping"]');
+      const statuses = [];
+      for (const [version, host, origin] of [
+        ["HTTP/1.1", `localhost:${port}`, new URL(target).origin],
+        ["HTTP/1.1", `localhost:${port}`, `http://localhost:${port}`],
+        ["HTTP/1.0", null, new URL(target).origin],
+        ["HTTP/1.0", null, "http://localhost"],
+      ] as const) {
+        const response = await exchange(base(), call(version, host, origin));
+        statuses.push(response === "closed" ? "closed" : response.status);
+      }
+      deepStrictEqual(statuses, [403, 200, 403, 200]);
+      record(`POST ${target} (absolute form), Origin the target's / Host's`, label, statuses.join(" / "));
+    });
+  }
+
   test(`${label}: the server never exited nor logged an unhandled rejection`, () => {
     const { child } = server().process;
     strictEqual(child.exitCode, null, "still running");
     strictEqual(child.signalCode, null, "still running");
     ok(!/unhandled|uncaught/i.test(server().stderr), server().stderr);
     server().process.stop();
+  });
+}
+
+if (!production) {
+  test(`${runtime} adapter, CONTRAIL_ALLOWED_HOSTS=true: every host is answered`, async () => {
+    const started = await startServerProcess(hostScriptCommand(script, runtime), undefined, { env: { CONTRAIL_ALLOWED_HOSTS: "true" } });
+    try {
+      const response = await exchange(started.base, request("GET / HTTP/1.1", [["host", "evil.example"], ["accept", "text/html"], ["connection", "close"]]));
+      ok(response !== "closed" && response.status === 200, JSON.stringify(response).slice(0, 300));
+    } finally {
+      started.stop();
+    }
+  });
+
+  test(`${runtime} adapter: a CONTRAIL_ALLOWED_HOSTS entry that is no host name stops the server at start, naming it`, async () => {
+    const [program, ...args] = hostScriptCommand(script, runtime);
+    const env = { ...process.env, NODE_ENV: "development", CONTRAIL_ALLOWED_HOSTS: "good.example, http://bad.example/" };
+    const child = spawn(program, args, { env, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout!.on("data", (chunk: Buffer) => void (output += chunk));
+    child.stderr!.on("data", (chunk: Buffer) => void (output += chunk));
+    const code = await new Promise<number | null>((resolve) => {
+      // Only for a server that started after all: no verdict waits on it otherwise.
+      const guard = setTimeout(() => child.kill(), HANG_GUARD_MS * 3);
+      child.on("exit", (exitCode) => (clearTimeout(guard), resolve(exitCode)));
+    });
+    ok(code !== 0 && !output.includes("listening"), output);
+    ok(output.includes('contrail: CONTRAIL_ALLOWED_HOSTS lists "http://bad.example/", which is not a host name'), output);
   });
 }
 

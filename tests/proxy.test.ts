@@ -11,7 +11,9 @@
 // without the port) and a proxy that sends RFC 7239 `Forwarded` are accepted
 // with trustProxy and refused without it; a cross-site Origin is refused,
 // whatever forwarding headers the client forges, through nginx or straight to
-// a server that does not trust them. Without nginx the suite says so and
+// a server that does not trust them; a client's own `Forwarded` never reaches
+// the app through the README's block, nor does an absolute-form target choose
+// the origin of a server that does not trust proxies. Without nginx the suite says so and
 // skips what needs it, unless CONTRAIL_REQUIRE_NGINX is set (.ci/run sets it).
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
@@ -303,6 +305,31 @@ function throughNginx(nginx: string): void {
     }
     deepStrictEqual(await answers(bases.readme, "/", null, { "sec-fetch-site": "cross-site" }), refused, "no Origin, Sec-Fetch-Site: cross-site");
     strictEqual(await shownURL(bases.readme + "/", FORGED), bases.readme + "/", "nginx replaced X-Forwarded-*, so the forged Forwarded is not read");
+  });
+
+  /** The URL a page shows, asked for with `bytes` (an HTTP/1.0 request: the answer ends with the connection). */
+  const shownURLOf = (base: string, bytes: string) =>
+    new Promise<string | undefined>((resolve, reject) => {
+      const { hostname, port } = new URL(base);
+      let page = "";
+      const socket = connect(Number(port), hostname, () => socket.write(bytes));
+      socket.setEncoding("latin1");
+      socket.on("data", (chunk: string) => void (page += chunk));
+      socket.on("error", reject);
+      socket.on("close", () => resolve(/<span id="where">([^<]*)<\/span>/.exec(page)?.[1] ?? page.slice(0, 300)));
+    });
+
+  test("through the README's config, a client's own Forwarded is cleared: a request without Host (so no X-Forwarded-Host) is for nginx's server_name", async () => {
+    const request = 'GET /?a=1 HTTP/1.0\r\nAccept: text/html\r\nForwarded: host="evil.example";proto=https\r\n\r\n';
+    for (let i = 0; i < 2; i++) strictEqual(await shownURLOf(bases.readme, request), "http://example.com/?a=1", "each upstream in turn");
+  });
+
+  test("straight to a server without trustProxy, an absolute-form target does not choose the origin: Host does", async () => {
+    for (const [name, { base }] of Object.entries(upstreams)) {
+      const { host } = new URL(base);
+      const request = `GET http://evil.example/untrusted/?a=1 HTTP/1.0\r\nHost: ${host}\r\nAccept: text/html\r\n\r\n`;
+      strictEqual(await shownURLOf(base, request), `${base}/untrusted/?a=1`, name);
+    }
   });
 
   test("straight to a server, forged forwarding headers change nothing without trustProxy (and are believed with it: it is for a server only the proxy reaches)", async () => {

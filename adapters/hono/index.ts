@@ -4,11 +4,12 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { StatusCode } from "hono/utils/http-status";
 import { toReadableStream, type FlightRender } from "../../core/index.ts";
+import { hostCheck } from "../../core/serve/allowed-hosts.ts";
 import { controlFlowOf } from "../../core/serve/control-flow.ts";
 import { ClientDisconnected, disconnectSignal } from "../../core/serve/disconnect.ts";
 import { controlAnswer, failureAnswer, fileResponse, pageAnswer, refusal, requestContext, resolveServeOptions, type Answer, type ServeOptions } from "../../core/serve/http.ts";
 import { runInRequestContext } from "../../core/serve/request-context.ts";
-import { soundRequest } from "../../core/serve/request-url.ts";
+import { soundRequest, unservedMethod } from "../../core/serve/request-url.ts";
 import { toDirectStream } from "../bun/index.ts";
 import { toPullStream } from "../deno/index.ts";
 
@@ -56,18 +57,24 @@ function contextResponse(c: Context, answer: Answer): Response {
 }
 
 /**
- * The middleware: a malformed request is answered 400 (../../core/serve/request-url.ts);
- * an exception in `c.rsc()`, or a route throwing what is not an Error (which
- * Hono's `onError` never sees), 500 (`failureAnswer`). Errors a route throws
- * are its app's `onError`'s.
+ * The middleware: a malformed request is answered 400, a method no page
+ * answers 405 (../../core/serve/request-url.ts), a host a development server
+ * does not answer 403 (../../core/serve/allowed-hosts.ts); an exception in
+ * `c.rsc()`, or a route throwing what is not an Error (which Hono's `onError`
+ * never sees), 500 (`failureAnswer`). Errors a route throws are its app's `onError`'s.
  */
 export function rsc(options: RscOptions = {}): MiddlewareHandler {
   const served = resolveServeOptions(options);
+  const foreignHost = hostCheck();
   return async (c, next) => {
+    const unserved = unservedMethod(c.req.method);
+    if (unserved) return unserved;
     const request = soundRequest(c.req.raw);
     if (request === null) return refusal(400);
-    // Bun's request without a Host (HTTP/1.0) has its target for URL: the routes get it with the default host.
+    // The routes get the request with Host's authority (Bun's request without a Host has its target for URL).
     c.req.raw = request;
+    const foreign = foreignHost?.(request);
+    if (foreign) return foreign;
     const file = await fileResponse(served, request);
     if (file) return file;
     // The routes run in the request's context too: they may read it, and set cookies before `c.rsc()`.

@@ -4,9 +4,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable, pipeline, type Writable } from "node:stream";
 import { renderToSink, type ClientManifest, type FlightRender, type RenderOptions } from "../../core/index.ts";
+import { hostCheck } from "../../core/serve/allowed-hosts.ts";
 import { ClientDisconnected } from "../../core/serve/disconnect.ts";
 import { failureAnswer, fileResponse, pageAnswer, refusal, resolveServeOptions, shellStatus, type Answer, type HandlerOptions, type Served } from "../../core/serve/http.ts";
-import { requestURLOf } from "../../core/serve/request-url.ts";
+import { requestURLOf, unservedMethod } from "../../core/serve/request-url.ts";
 import { mayCallServerFunction } from "../../core/serve/server-functions/handle.ts";
 
 export interface PipeableStream {
@@ -58,12 +59,15 @@ function send(answer: Answer, req: IncomingMessage, res: ServerResponse, failed:
  * A `node:http` request listener; a client that disconnects aborts its
  * render. `render` gets the request as it is, its body unread unless a server
  * function's, so it may read it (a request whose body was read is not a
- * disconnect). A malformed request is answered 400; an exception 500, or, once
- * the answer started, the response is destroyed: the returned promise never rejects.
+ * disconnect). A malformed request is answered 400, a method no page answers
+ * 405 (node:http itself closes a CONNECT), a host a development server does not
+ * answer 403; an exception 500, or, once the answer started, the response is
+ * destroyed: the returned promise never rejects.
  */
 export function createRequestListener(options: HandlerOptions<IncomingMessage>): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const { render, ...serveOptions } = options;
   const served = resolveServeOptions(serveOptions);
+  const foreignHost = hostCheck();
   return async (req, res) => {
     const disconnect = new AbortController();
     const disconnected = () => disconnect.abort(new ClientDisconnected());
@@ -74,8 +78,12 @@ export function createRequestListener(options: HandlerOptions<IncomingMessage>):
     });
     const failed = (error: unknown) => fail(served, req, res, error, disconnect.signal);
     try {
+      const unserved = unservedMethod(req.method!);
+      if (unserved) return send(unserved, req, res, failed);
       const request = toWebRequest(req, disconnect.signal);
       if (request === null) return send(refusal(400), req, res, failed);
+      const foreign = foreignHost?.(request);
+      if (foreign) return send(foreign, req, res, failed);
       const file = await fileResponse(served, request);
       if (file) return send(file, req, res, failed);
       const page = { served, request, original: req, signal: disconnect.signal };

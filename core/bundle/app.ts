@@ -44,6 +44,13 @@ export interface AppOptions extends BuildOptions, Pick<HTMLOptions, "nonce" | "o
   hot?: boolean;
   /** The folder of static files served at the site's root (a path or file URL), or false for none. Default: `<root>/public`. */
   public?: string | URL | false;
+  /**
+   * In development, the host names the server answers besides IP addresses,
+   * `localhost` and `*.localhost` (`.example.com` for it and its subdomains),
+   * or true for any; CONTRAIL_ALLOWED_HOSTS adds to them. Others get 403: see
+   * docs/development.md. Production answers every host.
+   */
+  allowedHosts?: string[] | true;
 }
 
 /**
@@ -134,6 +141,7 @@ async function start<Exports>(app: BundledApp, outdir: string, root: string, opt
     assets: app.files,
     publicDir: publicDirOf(options.public, root),
     hot,
+    allowedHosts: options.allowedHosts,
   });
   return import(pathToFileURL(join(outdir, manifest.server)).href);
 }

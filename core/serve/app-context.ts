@@ -6,6 +6,7 @@
 // host watch the pages the handlers render (`contrail bench`).
 import type { ClientManifest } from "../flight/types.ts";
 import type { HTMLParts } from "../index.ts";
+import type { AllowedHosts } from "./allowed-hosts.ts";
 
 /**
  * Renders the fused path's parts to HTML in the client graph, usually
@@ -37,6 +38,8 @@ export interface AppContext {
   publicDir?: string;
   /** In development with hot updates: answers the open pages' `/_contrail/hot` requests (../bundle/hot-channel.ts). */
   hot?: (request: Request) => Promise<Response>;
+  /** In development, the hosts answered besides IP addresses, `localhost` and `*.localhost` (./allowed-hosts.ts). */
+  allowedHosts?: AllowedHosts;
 }
 
 const SLOT = Symbol.for("contrail.app");

@@ -16,7 +16,8 @@ import { DEV } from "../flight/internals.ts";
 import { runServerFunction, type ServerFunctionOptions } from "./server-functions/handle.ts";
 import { requestOrigin, requestURL } from "./origin.ts";
 import { ClientDisconnected, disconnectSignal } from "./disconnect.ts";
-import { soundRequest } from "./request-url.ts";
+import { soundRequest, unservedMethod } from "./request-url.ts";
+import { hostCheck } from "./allowed-hosts.ts";
 import { RequestContext, runInRequestContext } from "./request-context.ts";
 import type { ClientManifest, RenderOptions, TemporaryReferenceSet } from "../flight/types.ts";
 
@@ -442,7 +443,9 @@ export function failureAnswer(served: Served<any>, error: unknown): Response {
 
 /**
  * A fetch-style handler (Bun.serve, Deno.serve): the request's signal aborts
- * its render; a malformed request is answered 400, an exception 500 (`failureAnswer`).
+ * its render; a malformed request is answered 400, a method no page answers
+ * 405, a host a development server does not answer 403 (./allowed-hosts.ts),
+ * an exception 500 (`failureAnswer`).
  */
 export function createFetchHandler<Req extends Request>(
   options: HandlerOptions<Req>,
@@ -450,9 +453,14 @@ export function createFetchHandler<Req extends Request>(
 ): (request: Req) => Promise<Response> {
   const { render, ...serveOptions } = options;
   const served = resolveServeOptions(serveOptions);
+  const foreignHost = hostCheck();
   return async (received) => {
+    const unserved = unservedMethod(received.method);
+    if (unserved) return unserved;
     const request = soundRequest(received) as Req | null;
     if (request === null) return refusal(400);
+    const foreign = foreignHost?.(request);
+    if (foreign) return foreign;
     try {
       const file = await fileResponse(served, request);
       if (file) return file;

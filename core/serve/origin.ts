@@ -4,8 +4,9 @@
 // `X-Forwarded-Host` / `X-Forwarded-Proto`, or in `Forwarded` (RFC 7239).
 // X-Forwarded-* comes first: nginx (as the README configures it), Caddy and
 // most load balancers set it, replacing what the client sent, but pass a
-// client's own `Forwarded` through untouched; `Forwarded` answers only what
-// X-Forwarded-* leaves unsaid (a proxy that sends only `Forwarded`). The
+// client's own `Forwarded` through untouched (examples/nginx.conf clears
+// it); `Forwarded` answers only what X-Forwarded-* leaves unsaid (a proxy
+// that sends only `Forwarded`). The
 // first value of a list is the one closest to the browser, as Express reads them.
 
 /** The first element's `name=` parameter of a `Forwarded` header, unquoted; null if absent or empty. */

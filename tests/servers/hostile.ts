@@ -2,7 +2,8 @@
 // runtime's own server and its defaults (node:http, Bun.serve, Deno.serve;
 // Hono through @hono/node-server on Node):
 //   hostile.ts bun|deno|node|hono
-// loadApp bundles ../fixtures/hostile/app.ts, so pages are answered as HTML.
+// loadApp bundles ../fixtures/hostile/app.ts, so pages are answered as HTML;
+// in development it also answers the host option.example (`allowedHosts`).
 // Prints "listening <port>" when ready.
 import { createServer } from "node:http";
 import { fileURLToPath } from "node:url";
@@ -11,7 +12,7 @@ import { listenWithFetch, listenWithNodeServer } from "../support/listen.ts";
 
 const adapter = process.argv[2];
 const app = new URL("../fixtures/hostile/app.ts", import.meta.url);
-const { handlers } = await loadApp(app, { root: fileURLToPath(new URL(".", app)) });
+const { handlers } = await loadApp(app, { root: fileURLToPath(new URL(".", app)), allowedHosts: ["option.example"] });
 
 if (adapter === "node") listenWithNodeServer(createServer(handlers.node));
 else if (handlers[adapter]) await listenWithFetch(handlers[adapter]);
