@@ -24,6 +24,12 @@ const runtime = (globalThis as any).Bun ? "bun" : (globalThis as any).Deno ? "de
 const script = new URL("./servers/server-functions.ts", import.meta.url).pathname;
 const SECRET_ID = "the-secret-note-id";
 
+/** The names after "#" in the ids the transform gives the hoisted (and module-level declared) inline functions of `source`, in order. */
+async function idsOf(source: string, moduleId = "./page.tsx", path = "/app/page.tsx"): Promise<string[]> {
+  const code = (await hoistInlineServerFunctions(source, path, moduleId, "/refs.ts"))?.code ?? "";
+  return [...code.matchAll(/__contrailRegisterServerReference\([\w$]+, "[^"]*", "([^"]+)"\);/g)].map((match) => match[1]);
+}
+
 /** What `source` becomes, and the `.bind(null, …)` lists of its hoisted functions, in order. */
 async function hoisted(source: string, path = "/app/page.tsx") {
   const code = (await hoistInlineServerFunctions(source, path, "./page.tsx", "/refs.ts"))?.code ?? "";
@@ -52,11 +58,11 @@ test("the transform binds what an inline function reads from enclosing functions
     }
   `);
   deepStrictEqual(binds, ["0: id, role, item, error, count"]);
-  ok(code.includes('__contrailRegisterServerReference($$inline_0, "./page.tsx", "$$inline_0")'), code);
+  ok(/__contrailRegisterServerReference\(\$\$inline_0, "\.\/page\.tsx", "inline\.[0-9a-f]{16}"\)/.test(code), code);
   ok(/async function \$\$inline_0\(id, role, item, error, count, data\) \{/.test(code), code);
 });
 
-test("named inline functions keep their name in the id; nested ones bind what they read through the outer one", async () => {
+test("a named inline function's id holds its name; nested ones bind what they read through the outer one", async () => {
   const { code, binds } = await hoisted(`
     export function Page({ id }) {
       async function archive() {
@@ -68,7 +74,7 @@ test("named inline functions keep their name in the id; nested ones bind what th
     }
   `);
   deepStrictEqual(binds, ["0: id", "1: id"]);
-  ok(code.includes('"./page.tsx", "archive")') && code.includes('"./page.tsx", "undo")'), code);
+  ok(code.includes('"./page.tsx", "archive.') && code.includes('"./page.tsx", "undo.'), code);
   ok(code.includes("const archive = $$inline_0.bind(null, id);"), code);
 });
 
@@ -79,8 +85,8 @@ test("a hoisted function that closes over values is callable only bound; one tha
     }
   `);
   deepStrictEqual(binds, ["0: id"]);
-  ok(code.includes('__contrailRegisterServerReference($$inline_0, "./page.tsx", "$$inline_0");__contrailCallableOnlyBound($$inline_0);'), code);
-  ok(code.includes('__contrailRegisterServerReference($$inline_1, "./page.tsx", "$$inline_1");') && !code.includes("__contrailCallableOnlyBound($$inline_1)"), code);
+  ok(/__contrailRegisterServerReference\(\$\$inline_0, "\.\/page\.tsx", "inline\.\w+"\);__contrailCallableOnlyBound\(\$\$inline_0\);/.test(code), code);
+  ok(/__contrailRegisterServerReference\(\$\$inline_1, "\.\/page\.tsx", "inline\.\w+"\);/.test(code) && !code.includes("__contrailCallableOnlyBound($$inline_1)"), code);
 });
 
 test("a module-level inline function is registered where it is; a module without one is left alone", async () => {
@@ -168,6 +174,10 @@ async function findForm(node: any, id: string): Promise<any> {
   return node?.props ? findForm(node.props.children, id) : undefined;
 }
 const servers: Record<string, ServerProcess> = {};
+const fixture = (file: string) => readFileSync(new URL(`./fixtures/inline-server-functions/${file}`, import.meta.url), "utf8");
+// The fixture's inline functions: its note's `archive` and its save form's arrow, and the greeting `greeter` returns.
+const [archive, save] = await idsOf(fixture("server.tsx"), "./server.tsx");
+const fixtureIds = { archive, save, greeting: (await idsOf(fixture("actions.ts"), "./actions.ts"))[0] };
 
 for (const adapter of [runtime, "hono"]) {
   const label = adapter === "hono" ? `hono on ${runtime}` : `${adapter} adapter`;
@@ -211,8 +221,10 @@ for (const adapter of [runtime, "hono"]) {
     const document = await html();
     for (const text of [document, flight]) ok(!text.includes(SECRET_ID) && !text.includes("1970-01-01"), text);
     const [, metadata] = hiddenFields(document, "save").find(([name]) => name.endsWith(":0"))!;
-    strictEqual(JSON.parse(metadata).id, "./server.tsx#$$inline_1#bound", "ids name the module and the function");
-    sealedField(hiddenFields(document, "archive"));
+    strictEqual(JSON.parse(metadata).id, `./server.tsx#${fixtureIds.save}#bound`, "ids name the module and the function, as the transform does, whichever the bundler");
+    const archive = hiddenFields(document, "archive");
+    sealedField(archive);
+    strictEqual(JSON.parse(archive.find(([name]) => name.endsWith(":0"))![1]).id, `./server.tsx#${fixtureIds.archive}#bound`);
   });
 
   test(`${label}: a form without JavaScript runs the inline function with what it closed over`, async () => {
@@ -231,6 +243,7 @@ for (const adapter of [runtime, "hono"]) {
   });
 
   test(`${label}: a "use server" module's function returns an inline function closing over its argument`, async () => {
+    ok((await (await send("./actions.ts#greeter", await encodeReply(["Ada"]))).text()).includes(`"./actions.ts#${fixtureIds.greeting}#bound"`));
     const greet = await callServer("./actions.ts#greeter", ["Ada"]);
     strictEqual(typeof greet, "function");
     strictEqual(await greet("Hello"), "Hello, Ada");
@@ -256,9 +269,9 @@ for (const adapter of [runtime, "hono"]) {
     const before = await counters();
     // What each closes over, chosen by the caller: the note's id, the `name` greeter closed over.
     const calls: [string, unknown[]][] = [
-      ["./server.tsx#$$inline_1", ["admin", new Date(0), { note: "forged" }]],
-      ["./server.tsx#archive", ["admin"]],
-      ["./actions.ts#$$inline_0", ["Mallory", "Hello"]],
+      [`./server.tsx#${fixtureIds.save}`, ["admin", new Date(0), { note: "forged" }]],
+      [`./server.tsx#${fixtureIds.archive}`, ["admin"]],
+      [`./actions.ts#${fixtureIds.greeting}`, ["Mallory", "Hello"]],
     ];
     for (const [id, args] of calls) strictEqual(await statusOf(send(id, await encodeReply(args))), 404, id);
     // As a form: by its id, and the page's own bound form pointed at it with bound values of the caller's choice.
@@ -266,14 +279,14 @@ for (const adapter of [runtime, "hono"]) {
     const [sealedName] = sealedField(save);
     const rebound = save.map(([name, value]): [string, string] => [
       name,
-      name === sealedName ? JSON.stringify(["admin", "$D1970-01-01T00:00:00.000Z"]) : value.split("#$$inline_1#bound").join("#$$inline_1"),
+      name === sealedName ? JSON.stringify(["admin", "$D1970-01-01T00:00:00.000Z"]) : value.split(`#${fixtureIds.save}#bound`).join(`#${fixtureIds.save}`),
     ]);
-    ok(rebound.some(([, value]) => value.includes('"./server.tsx#$$inline_1"')), "the form's action id was found and changed");
-    for (const fields of [[["$ACTION_ID_./server.tsx#$$inline_1", ""]] as [string, string][], rebound]) strictEqual(await statusOf(post(fields, "forged")), 404);
+    ok(rebound.some(([, value]) => value.includes(`"./server.tsx#${fixtureIds.save}"`)), "the form's action id was found and changed");
+    for (const fields of [[[`$ACTION_ID_./server.tsx#${fixtureIds.save}`, ""]] as [string, string][], rebound]) strictEqual(await statusOf(post(fields, "forged")), 404);
     // A reference to it among a call's arguments, bound to values of the caller's choice: React's decoder finds no such function.
     const reply = new FormData();
     reply.set("0", '["$h1"]');
-    reply.set("1", JSON.stringify({ id: "./server.tsx#$$inline_1", bound: "$@2" }));
+    reply.set("1", JSON.stringify({ id: `./server.tsx#${fixtureIds.save}`, bound: "$@2" }));
     reply.set("2", '["admin"]');
     strictEqual(await statusOf(send("./actions.ts#greeter", reply)), 400);
     deepStrictEqual(await counters(), before, "no user code ran");
