@@ -9,7 +9,7 @@
 // callable only bound with them (its own id answers 404), while an export is
 // a public endpoint, whatever a page binds it to.
 import { deepStrictEqual, ok, rejects, strictEqual } from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -23,6 +23,8 @@ import { hostScriptCommand, startServerProcess, type ServerProcess } from "./sup
 const runtime = (globalThis as any).Bun ? "bun" : (globalThis as any).Deno ? "deno" : "node";
 const script = new URL("./servers/server-functions.ts", import.meta.url).pathname;
 const SECRET_ID = "the-secret-note-id";
+const fixtureFolder = fileURLToPath(new URL("./fixtures/inline-server-functions/", import.meta.url));
+const fixture = (file: string) => readFileSync(join(fixtureFolder, file), "utf8");
 
 /** The names after "#" in the ids the transform gives the hoisted (and module-level declared) inline functions of `source`, in order. */
 async function idsOf(source: string, moduleId = "./page.tsx", path = "/app/page.tsx"): Promise<string[]> {
@@ -141,6 +143,93 @@ test("`this` or `arguments` inside an inline arrow function is refused, naming t
   await rejects(hoisted(source.replace("this", "arguments[0]")), /page\.tsx:6: `arguments`/);
 });
 
+test("an inline function's id is the same on every runtime and machine, whatever its indentation, comments and types; another for another module, body or closure shape", async () => {
+  const page = (fn: string, roleInModule = false) =>
+    `${roleInModule ? 'const role = "admin";\n' : ""}export function Page({ id }: { id: string }) {\n${roleInModule ? "" : '  const role = "admin";\n'}  return <form action={${fn}} />;\n}\n`;
+  const fn = `async (data: FormData) => { "use server"; await save(id, role, data); }`;
+  const [id] = await idsOf(page(fn));
+  // A literal: every runtime builds it, from any folder (the module's id is its path from the app's root).
+  strictEqual(id, "inline.199b9a7d97cd311e");
+  deepStrictEqual(await idsOf(page(fn), "./page.tsx", "/another/machine/app/page.tsx"), [id]);
+  const reformatted = `async (data /* the form */: any) => {\n      "use server";\n\n      await save(id, role, data); // saved\n    }`;
+  deepStrictEqual(await idsOf(page(reformatted)), [id], "indentation, comments, types");
+  const others = [
+    await idsOf(page(fn), "./other.tsx"),
+    await idsOf(page(fn.replace("save(", "remove("))),
+    await idsOf(page(fn.replace("async (data: FormData) =>", "async function (data: FormData)"))),
+    // The same code, closing over `id` alone: `role` is the module's.
+    await idsOf(page(fn, true)),
+  ];
+  strictEqual(new Set([id, ...others.flat()]).size, 5, JSON.stringify(others));
+});
+
+// Builds of tests/fixtures/inline-server-functions/account.tsx: its forms (a line each) added to, removed, moved and edited,
+// and `plan`, which some of them close over, made the module's.
+interface Build {
+  forms: string[];
+  planInModule: boolean;
+}
+const accountLines = fixture("account.tsx").split("\n");
+const firstForm = accountLines.findIndex((line) => line.includes("<form id="));
+const BASE: Build = { forms: accountLines.filter((line) => line.includes("<form id=")), planInModule: false };
+const PLAN = '  const plan = "pro";\n';
+const formId = (line: string) => /<form id="([^"]+)"/.exec(line)![1];
+
+function accountSource({ forms, planInModule }: Build): string {
+  const source = [...accountLines.slice(0, firstForm), ...forms, ...accountLines.slice(firstForm + BASE.forms.length)].join("\n");
+  ok(source.includes(PLAN));
+  return planInModule ? source.replace(PLAN, "").replace("export function Account", 'const plan = "pro";\n\nexport function Account') : source;
+}
+
+/**
+ * What should decide each form's function's id: its code (the line but the
+ * form's id), whether the `plan` it reads is closed over, and its order
+ * among the same.
+ */
+function identities({ forms, planInModule }: Build): string[] {
+  const seen = new Map<string, number>();
+  return forms.map((line) => {
+    const what = line.replace(/ id="[^"]*"/, "") + (planInModule && /\bplan\b/.test(line) ? " (the module's plan)" : "");
+    seen.set(what, (seen.get(what) ?? 0) + 1);
+    return `${what} #${seen.get(what)}`;
+  });
+}
+
+// Functions a later build adds: one that does something else with the same values, one like an existing one, one that reads `plan`.
+const ADDED = [
+  '      <form id="delete" action={async () => { "use server"; did(`DELETED account of ${user}`); }} />',
+  '      <form id="act-twin" action={async () => { "use server"; did(`acting as ${user}`); }} />',
+  '      <form id="downgrade" action={async () => { "use server"; did(`${user} off ${plan}`); }} />',
+];
+const edited = (line: string) => line.replace("did(`", "did(`edited: ");
+
+/** Later builds of `base`: k of ADDED inserted at p, for every k and p; each form removed, and each edited; all reversed; `plan` the module's. */
+function laterBuilds(base: Build): Build[] {
+  const { forms } = base;
+  const builds: Build[] = [{ ...base, forms: forms.toReversed() }, { ...base, planInModule: true }];
+  for (let k = 1; k <= ADDED.length; k++) for (let p = 0; p <= forms.length; p++) builds.push({ ...base, forms: forms.toSpliced(p, 0, ...ADDED.slice(0, k)) });
+  for (let p = 0; p < forms.length; p++) builds.push({ ...base, forms: forms.toSpliced(p, 1) }, { ...base, forms: forms.with(p, edited(forms[p])) });
+  return builds;
+}
+
+test("property: across builds (k functions added at each place, each removed, each edited, all reversed, a closed-over variable made the module's), two functions share an id exactly when their code, closure shape and order among the same do", async () => {
+  const builds = [BASE, ...laterBuilds(BASE)];
+  const ids = await Promise.all(builds.map((build) => idsOf(accountSource(build), "./account.tsx", "/app/account.tsx")));
+  const expected = builds.map(identities);
+  for (let a = 0; a < builds.length; a++) {
+    strictEqual(ids[a].length, builds[a].forms.length);
+    for (let b = 0; b < builds.length; b++) {
+      for (let i = 0; i < ids[a].length; i++) {
+        for (let j = 0; j < ids[b].length; j++) {
+          if ((ids[a][i] === ids[b][j]) !== (expected[a][i] === expected[b][j])) {
+            throw new Error(`builds ${a} and ${b}: ${expected[a][i]} is ${ids[a][i]}, ${expected[b][j]} is ${ids[b][j]}`);
+          }
+        }
+      }
+    }
+  }
+});
+
 interface Counters {
   actions: number;
   last: string;
@@ -173,8 +262,14 @@ async function findForm(node: any, id: string): Promise<any> {
   if (node?.type === "form" && node.props.id === id) return node;
   return node?.props ? findForm(node.props.children, id) : undefined;
 }
+/** The status `answer` comes with (its body is not read). */
+async function statusOf(answer: Promise<Response>): Promise<number> {
+  const response = await answer;
+  await response.body?.cancel();
+  return response.status;
+}
+
 const servers: Record<string, ServerProcess> = {};
-const fixture = (file: string) => readFileSync(new URL(`./fixtures/inline-server-functions/${file}`, import.meta.url), "utf8");
 // The fixture's inline functions: its note's `archive` and its save form's arrow, and the greeting `greeter` returns.
 const [archive, save] = await idsOf(fixture("server.tsx"), "./server.tsx");
 const fixtureIds = { archive, save, greeting: (await idsOf(fixture("actions.ts"), "./actions.ts"))[0] };
@@ -196,13 +291,6 @@ for (const adapter of [runtime, "hono"]) {
   async function callServer(id: string, args: unknown[]): Promise<any> {
     const root: any = await createFromFetch(send(id, await encodeReply(args)), { callServer });
     return root.returnValue;
-  }
-
-  /** The status `answer` comes with (its body is not read). */
-  async function statusOf(answer: Promise<Response>): Promise<number> {
-    const response = await answer;
-    await response.body?.cancel();
-    return response.status;
   }
 
   const post = (fields: [string, string][], note: string) => {
@@ -305,5 +393,84 @@ for (const adapter of [runtime, "hono"]) {
     servers[adapter].stop();
   });
 }
+
+// Deploys: each build of the account page in a folder of its own (another machine's path, at the fixture's depth so
+// its imports of contrail resolve the same), served by this runtime's adapter with the key every build shares.
+const scratch = fileURLToPath(new URL("./.tmp/", import.meta.url));
+const SHARED_KEY = "the key every build of the suite shares";
+
+async function deploy(build: Build, name: string): Promise<ServerProcess & { folder: string }> {
+  const folder = join(scratch, `inline-server-functions-${runtime}-${process.pid}-${name}`);
+  cpSync(fixtureFolder, folder, { recursive: true });
+  writeFileSync(join(folder, "account.tsx"), accountSource(build));
+  const command = hostScriptCommand(script, runtime, join(folder, "server.tsx"));
+  return { ...(await startServerProcess(command, undefined, { env: { CONTRAIL_SERVER_FUNCTIONS_KEY: SHARED_KEY } })), folder };
+}
+
+/** The id (with `#bound`) a bound form's hidden fields name. */
+const actionIdOf = (fields: [string, string][]) => JSON.parse(fields.find(([name]) => name.endsWith(":0"))![1]).id as string;
+
+/** Build 1's sealed form `fields`, as the form is posted without JavaScript, and as React's client calls its function. */
+function postings(base: string, fields: [string, string][]): (() => Promise<Response>)[] {
+  const form = () => {
+    const body = new FormData();
+    for (const [name, value] of fields) body.append(name, value);
+    return fetch(base + "/?note=7", { method: "POST", headers: { accept: "text/html" }, body });
+  };
+  const call = async () =>
+    fetch(base + "/?note=7", {
+      method: "POST",
+      headers: { "rsc-action-id": actionIdOf(fields), accept: "text/x-component", "content-type": "text/plain;charset=UTF-8" },
+      body: (await encodeReply([sealedOf(fields)])) as string,
+    });
+  return [form, call];
+}
+
+const countersAt = async (base: string): Promise<Counters> => (await fetch(base + "/calls")).json();
+
+test(`${runtime} adapter: later builds with the same key (functions added above, removed, moved, edited, a closure changed): each sealed form of build 1 runs its own code with its own values, or is refused with 404 and runs nothing`, async () => {
+  const later: Build[] = [
+    { ...BASE, forms: BASE.forms.toSpliced(0, 0, ADDED[0], ADDED[1]).toSpliced(4, 0, ADDED[2]) },
+    { ...BASE, forms: BASE.forms.slice(1).toReversed() },
+    { ...BASE, forms: BASE.forms.with(1, edited(BASE.forms[1])), planInModule: true },
+  ];
+  const before = identities(BASE);
+  const first = await deploy(BASE, "1");
+  const forms: [string, string][][] = [];
+  const effects: string[] = [];
+  try {
+    const page = await (await fetch(first.base + "/?note=7", { headers: { accept: "text/html" } })).text();
+    for (const line of BASE.forms) forms.push(hiddenFields(page, formId(line)));
+    for (const fields of forms) {
+      strictEqual(await statusOf(postings(first.base, fields)[0]()), 200);
+      effects.push((await countersAt(first.base)).last);
+    }
+  } finally {
+    first.stop();
+    rmSync(first.folder, { recursive: true, force: true });
+  }
+  for (const [index, build] of later.entries()) {
+    const server = await deploy(build, String(index + 2));
+    try {
+      const now = identities(build);
+      const page = await (await fetch(server.base + "/?note=7", { headers: { accept: "text/html" } })).text();
+      // An unchanged function keeps its id, in another folder, built again.
+      build.forms.forEach((line, i) => before.includes(now[i]) && strictEqual(actionIdOf(hiddenFields(page, formId(line))), actionIdOf(forms[before.indexOf(now[i])])));
+      let counters = await countersAt(server.base);
+      for (const [j, fields] of forms.entries()) {
+        const runs = now.includes(before[j]);
+        for (const posting of postings(server.base, fields)) {
+          const what = `build ${index + 2}: build 1's ${formId(BASE.forms[j])}`;
+          strictEqual(await statusOf(posting()), runs ? 200 : 404, what);
+          if (runs) counters = { actions: counters.actions + 1, last: effects[j] };
+          deepStrictEqual(await countersAt(server.base), counters, what);
+        }
+      }
+    } finally {
+      server.stop();
+      rmSync(server.folder, { recursive: true, force: true });
+    }
+  }
+});
 
 await run("inline server functions");
