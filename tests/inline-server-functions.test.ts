@@ -7,7 +7,10 @@
 // unseen in the HTML and the Flight, refused when tampered or moved, and
 // never chosen by a client: an inline function that closes over values is
 // callable only bound with them (its own id answers 404), while an export is
-// a public endpoint, whatever a page binds it to.
+// a public endpoint, whatever a page binds it to. Ids name each function's
+// content: a property sweep over later builds of an account page, and real
+// later builds sharing the key, where an older build's sealed forms run
+// their own function with their own values or get 404, never another.
 import { deepStrictEqual, ok, rejects, strictEqual } from "node:assert/strict";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
