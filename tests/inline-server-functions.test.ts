@@ -432,10 +432,11 @@ function postings(base: string, fields: [string, string][]): (() => Promise<Resp
 const countersAt = async (base: string): Promise<Counters> => (await fetch(base + "/calls")).json();
 
 test(`${runtime} adapter: later builds with the same key (functions added above, removed, moved, edited, a closure changed): each sealed form of build 1 runs its own code with its own values, or is refused with 404 and runs nothing`, async () => {
+  // Build 2 adds a function above the first (the same values, another deed), one like the first, and one in the middle,
+  // and removes the last; build 3 reverses the order, edits one and makes `plan` the module's.
   const later: Build[] = [
-    { ...BASE, forms: BASE.forms.toSpliced(0, 0, ADDED[0], ADDED[1]).toSpliced(4, 0, ADDED[2]) },
-    { ...BASE, forms: BASE.forms.slice(1).toReversed() },
-    { ...BASE, forms: BASE.forms.with(1, edited(BASE.forms[1])), planInModule: true },
+    { ...BASE, forms: BASE.forms.toSpliced(0, 0, ADDED[0], ADDED[1]).toSpliced(4, 0, ADDED[2]).slice(0, -1) },
+    { forms: BASE.forms.with(1, edited(BASE.forms[1])).toReversed(), planInModule: true },
   ];
   const before = identities(BASE);
   const first = await deploy(BASE, "1");
