@@ -94,8 +94,10 @@ test("a hoisted function that closes over values is callable only bound; one tha
   ok(/__contrailRegisterServerReference\(\$\$inline_1, "\.\/page\.tsx", "inline\.\w+"\);/.test(code) && !code.includes("__contrailCallableOnlyBound($$inline_1)"), code);
 });
 
-test("a module-level inline function is registered where it is; a module without one is left alone", async () => {
-  const { code, binds } = await hoisted(`export async function save(x: number) { "use server"; return x; }\nexport const go = async () => { "use server"; };`);
+test("a module-level inline function is registered where it is, by its name (a nested one's does not count); a module without one is left alone", async () => {
+  const { code, binds } = await hoisted(
+    `export async function save(x: number) { "use server"; return x; }\nexport const go = async () => { "use server"; };\nexport const Page = () => async function save() { "use server"; };`,
+  );
   deepStrictEqual(binds, []);
   ok(!code.includes("callableOnlyBound"), "nothing to seal: " + code);
   ok(code.includes('__contrailRegisterServerReference(save, "./page.tsx", "save")'), code);

@@ -16,7 +16,7 @@
 // stay where they are. A function that closes over none (at module level,
 // where it is registered as written, or nested) has nothing to forge: its
 // id calls it, as an export's does. A module-level one whose name no other
-// in the module shares is registered under that name, as an export is.
+// at module level shares is registered under that name, as an export is.
 //
 // The module is first compiled to JavaScript by esbuild (TypeScript, JSX),
 // then rewritten, with a map to the source that the bundler chains
@@ -369,10 +369,11 @@ export async function hoistInlineServerFunctions(
 
   const parents = parentsOf(program);
   const names = functions.map((inline) => nameOf(inline.node, parents));
+  const moduleLevelNames = names.filter((_, index) => !functions[index].nested);
   const seen = new Map<string, number>();
   functions.forEach((inline, index) => {
     const name = names[index];
-    const ownName = !inline.nested && name !== undefined && names.indexOf(name) === names.lastIndexOf(name);
+    const ownName = !inline.nested && name !== undefined && moduleLevelNames.indexOf(name) === moduleLevelNames.lastIndexOf(name);
     inline.exportName = ownName ? name : contentName(moduleId, name, inline.closed, code.slice(inline.node.start, inline.node.end), seen);
     inline.binding = inline.nested ? `$$inline_${index}` : isDeclaration(inline) ? inline.node.id.name : "";
   });
