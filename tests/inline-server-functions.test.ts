@@ -404,12 +404,13 @@ for (const adapter of [runtime, "hono"]) {
 const scratch = fileURLToPath(new URL("./.tmp/", import.meta.url));
 const SHARED_KEY = "the key every build of the suite shares";
 
-async function deploy(build: Build, name: string): Promise<ServerProcess & { folder: string }> {
-  const folder = join(scratch, `inline-server-functions-${runtime}-${process.pid}-${name}`);
-  cpSync(fixtureFolder, folder, { recursive: true });
-  writeFileSync(join(folder, "account.tsx"), accountSource(build));
-  const command = hostScriptCommand(script, runtime, join(folder, "server.tsx"));
-  return { ...(await startServerProcess(command, undefined, { env: { CONTRAIL_SERVER_FUNCTIONS_KEY: SHARED_KEY } })), folder };
+const buildFolder = (name: string) => join(scratch, `inline-server-functions-${runtime}-${process.pid}-${name}`);
+
+function deploy(build: Build, name: string): Promise<ServerProcess> {
+  cpSync(fixtureFolder, buildFolder(name), { recursive: true });
+  writeFileSync(join(buildFolder(name), "account.tsx"), accountSource(build));
+  const command = hostScriptCommand(script, runtime, join(buildFolder(name), "server.tsx"));
+  return startServerProcess(command, undefined, { env: { CONTRAIL_SERVER_FUNCTIONS_KEY: SHARED_KEY } });
 }
 
 /** The id (with `#bound`) a bound form's hidden fields name. */
@@ -441,41 +442,39 @@ test(`${runtime} adapter: later builds with the same key (functions added above,
     { forms: BASE.forms.with(1, edited(BASE.forms[1])).toReversed(), planInModule: true },
   ];
   const before = identities(BASE);
-  const first = await deploy(BASE, "1");
-  const forms: [string, string][][] = [];
-  const effects: string[] = [];
+  // Built and started side by side; posted to one after the other.
+  const deployed = await Promise.allSettled([BASE, ...later].map((build, index) => deploy(build, String(index + 1))));
   try {
+    const failed = deployed.find((result) => result.status === "rejected");
+    if (failed) throw failed.reason;
+    const [first, ...servers] = deployed.map((result) => (result as PromiseFulfilledResult<ServerProcess>).value);
     const page = await (await fetch(first.base + "/?note=7", { headers: { accept: "text/html" } })).text();
-    for (const line of BASE.forms) forms.push(hiddenFields(page, formId(line)));
+    const forms = BASE.forms.map((line) => hiddenFields(page, formId(line)));
+    const effects: string[] = [];
     for (const fields of forms) {
       strictEqual(await statusOf(postings(first.base, fields)[0]()), 200);
       effects.push((await countersAt(first.base)).last);
     }
-  } finally {
-    first.stop();
-    rmSync(first.folder, { recursive: true, force: true });
-  }
-  for (const [index, build] of later.entries()) {
-    const server = await deploy(build, String(index + 2));
-    try {
+    for (const [index, build] of later.entries()) {
+      const { base } = servers[index];
       const now = identities(build);
-      const page = await (await fetch(server.base + "/?note=7", { headers: { accept: "text/html" } })).text();
+      const page = await (await fetch(base + "/?note=7", { headers: { accept: "text/html" } })).text();
       // An unchanged function keeps its id, in another folder, built again.
       build.forms.forEach((line, i) => before.includes(now[i]) && strictEqual(actionIdOf(hiddenFields(page, formId(line))), actionIdOf(forms[before.indexOf(now[i])])));
-      let counters = await countersAt(server.base);
+      let counters = await countersAt(base);
       for (const [j, fields] of forms.entries()) {
         const runs = now.includes(before[j]);
-        for (const posting of postings(server.base, fields)) {
+        for (const posting of postings(base, fields)) {
           const what = `build ${index + 2}: build 1's ${formId(BASE.forms[j])}`;
           strictEqual(await statusOf(posting()), runs ? 200 : 404, what);
           if (runs) counters = { actions: counters.actions + 1, last: effects[j] };
-          deepStrictEqual(await countersAt(server.base), counters, what);
+          deepStrictEqual(await countersAt(base), counters, what);
         }
       }
-    } finally {
-      server.stop();
-      rmSync(server.folder, { recursive: true, force: true });
     }
+  } finally {
+    for (const result of deployed) if (result.status === "fulfilled") result.value.stop();
+    for (const index of deployed.keys()) rmSync(buildFolder(String(index + 1)), { recursive: true, force: true });
   }
 });
 
