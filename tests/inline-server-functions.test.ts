@@ -7,9 +7,12 @@
 // unseen in the HTML and the Flight, refused when tampered or moved, and
 // never chosen by a client: an inline function that closes over values is
 // callable only bound with them (its own id answers 404), while an export is
-// a public endpoint, whatever a page binds it to.
+// a public endpoint, whatever a page binds it to. Ids name each function's
+// content: a property sweep over later builds of an account page, and real
+// later builds sharing the key, where an older build's sealed forms run
+// their own function with their own values or get 404, never another.
 import { deepStrictEqual, ok, rejects, strictEqual } from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -23,6 +26,14 @@ import { hostScriptCommand, startServerProcess, type ServerProcess } from "./sup
 const runtime = (globalThis as any).Bun ? "bun" : (globalThis as any).Deno ? "deno" : "node";
 const script = new URL("./servers/server-functions.ts", import.meta.url).pathname;
 const SECRET_ID = "the-secret-note-id";
+const fixtureFolder = fileURLToPath(new URL("./fixtures/inline-server-functions/", import.meta.url));
+const fixture = (file: string) => readFileSync(join(fixtureFolder, file), "utf8");
+
+/** The names after "#" in the ids the transform gives the hoisted (and module-level declared) inline functions of `source`, in order. */
+async function idsOf(source: string, moduleId = "./page.tsx", path = "/app/page.tsx"): Promise<string[]> {
+  const code = (await hoistInlineServerFunctions(source, path, moduleId, "/refs.ts"))?.code ?? "";
+  return [...code.matchAll(/__contrailRegisterServerReference\([\w$]+, "[^"]*", "([^"]+)"\);/g)].map((match) => match[1]);
+}
 
 /** What `source` becomes, and the `.bind(null, …)` lists of its hoisted functions, in order. */
 async function hoisted(source: string, path = "/app/page.tsx") {
@@ -52,11 +63,11 @@ test("the transform binds what an inline function reads from enclosing functions
     }
   `);
   deepStrictEqual(binds, ["0: id, role, item, error, count"]);
-  ok(code.includes('__contrailRegisterServerReference($$inline_0, "./page.tsx", "$$inline_0")'), code);
+  ok(/__contrailRegisterServerReference\(\$\$inline_0, "\.\/page\.tsx", "inline\.[0-9a-f]{16}"\)/.test(code), code);
   ok(/async function \$\$inline_0\(id, role, item, error, count, data\) \{/.test(code), code);
 });
 
-test("named inline functions keep their name in the id; nested ones bind what they read through the outer one", async () => {
+test("a named inline function's id holds its name; nested ones bind what they read through the outer one", async () => {
   const { code, binds } = await hoisted(`
     export function Page({ id }) {
       async function archive() {
@@ -68,7 +79,7 @@ test("named inline functions keep their name in the id; nested ones bind what th
     }
   `);
   deepStrictEqual(binds, ["0: id", "1: id"]);
-  ok(code.includes('"./page.tsx", "archive")') && code.includes('"./page.tsx", "undo")'), code);
+  ok(code.includes('"./page.tsx", "archive.') && code.includes('"./page.tsx", "undo.'), code);
   ok(code.includes("const archive = $$inline_0.bind(null, id);"), code);
 });
 
@@ -79,12 +90,14 @@ test("a hoisted function that closes over values is callable only bound; one tha
     }
   `);
   deepStrictEqual(binds, ["0: id"]);
-  ok(code.includes('__contrailRegisterServerReference($$inline_0, "./page.tsx", "$$inline_0");__contrailCallableOnlyBound($$inline_0);'), code);
-  ok(code.includes('__contrailRegisterServerReference($$inline_1, "./page.tsx", "$$inline_1");') && !code.includes("__contrailCallableOnlyBound($$inline_1)"), code);
+  ok(/__contrailRegisterServerReference\(\$\$inline_0, "\.\/page\.tsx", "inline\.\w+"\);__contrailCallableOnlyBound\(\$\$inline_0\);/.test(code), code);
+  ok(/__contrailRegisterServerReference\(\$\$inline_1, "\.\/page\.tsx", "inline\.\w+"\);/.test(code) && !code.includes("__contrailCallableOnlyBound($$inline_1)"), code);
 });
 
-test("a module-level inline function is registered where it is; a module without one is left alone", async () => {
-  const { code, binds } = await hoisted(`export async function save(x: number) { "use server"; return x; }\nexport const go = async () => { "use server"; };`);
+test("a module-level inline function is registered where it is, by its name (a nested one's does not count); a module without one is left alone", async () => {
+  const { code, binds } = await hoisted(
+    `export async function save(x: number) { "use server"; return x; }\nexport const go = async () => { "use server"; };\nexport const Page = () => async function save() { "use server"; };`,
+  );
   deepStrictEqual(binds, []);
   ok(!code.includes("callableOnlyBound"), "nothing to seal: " + code);
   ok(code.includes('__contrailRegisterServerReference(save, "./page.tsx", "save")'), code);
@@ -135,6 +148,93 @@ test("`this` or `arguments` inside an inline arrow function is refused, naming t
   await rejects(hoisted(source.replace("this", "arguments[0]")), /page\.tsx:6: `arguments`/);
 });
 
+test("an inline function's id is the same on every runtime and machine, whatever its indentation, comments and types; another for another module, body or closure shape", async () => {
+  const page = (fn: string, roleInModule = false) =>
+    `${roleInModule ? 'const role = "admin";\n' : ""}export function Page({ id }: { id: string }) {\n${roleInModule ? "" : '  const role = "admin";\n'}  return <form action={${fn}} />;\n}\n`;
+  const fn = `async (data: FormData) => { "use server"; await save(id, role, data); }`;
+  const [id] = await idsOf(page(fn));
+  // A literal: every runtime builds it, from any folder (the module's id is its path from the app's root).
+  strictEqual(id, "inline.199b9a7d97cd311e");
+  deepStrictEqual(await idsOf(page(fn), "./page.tsx", "/another/machine/app/page.tsx"), [id]);
+  const reformatted = `async (data /* the form */: any) => {\n      "use server";\n\n      await save(id, role, data); // saved\n    }`;
+  deepStrictEqual(await idsOf(page(reformatted)), [id], "indentation, comments, types");
+  const others = [
+    await idsOf(page(fn), "./other.tsx"),
+    await idsOf(page(fn.replace("save(", "remove("))),
+    await idsOf(page(fn.replace("async (data: FormData) =>", "async function (data: FormData)"))),
+    // The same code, closing over `id` alone: `role` is the module's.
+    await idsOf(page(fn, true)),
+  ];
+  strictEqual(new Set([id, ...others.flat()]).size, 5, JSON.stringify(others));
+});
+
+// Builds of tests/fixtures/inline-server-functions/account.tsx: its forms (a line each) added to, removed, moved and edited,
+// and `plan`, which some of them close over, made the module's.
+interface Build {
+  forms: string[];
+  planInModule: boolean;
+}
+const accountLines = fixture("account.tsx").split("\n");
+const firstForm = accountLines.findIndex((line) => line.includes("<form id="));
+const BASE: Build = { forms: accountLines.filter((line) => line.includes("<form id=")), planInModule: false };
+const PLAN = '  const plan = "pro";\n';
+const formId = (line: string) => /<form id="([^"]+)"/.exec(line)![1];
+
+function accountSource({ forms, planInModule }: Build): string {
+  const source = [...accountLines.slice(0, firstForm), ...forms, ...accountLines.slice(firstForm + BASE.forms.length)].join("\n");
+  ok(source.includes(PLAN));
+  return planInModule ? source.replace(PLAN, "").replace("export function Account", 'const plan = "pro";\n\nexport function Account') : source;
+}
+
+/**
+ * What should decide each form's function's id: its code (the line but the
+ * form's id), whether the `plan` it reads is closed over, and its order
+ * among the same.
+ */
+function identities({ forms, planInModule }: Build): string[] {
+  const seen = new Map<string, number>();
+  return forms.map((line) => {
+    const what = line.replace(/ id="[^"]*"/, "") + (planInModule && /\bplan\b/.test(line) ? " (the module's plan)" : "");
+    seen.set(what, (seen.get(what) ?? 0) + 1);
+    return `${what} #${seen.get(what)}`;
+  });
+}
+
+// Functions a later build adds: one that does something else with the same values, one like an existing one, one that reads `plan`.
+const ADDED = [
+  '      <form id="delete" action={async () => { "use server"; did(`DELETED account of ${user}`); }} />',
+  '      <form id="act-twin" action={async () => { "use server"; did(`acting as ${user}`); }} />',
+  '      <form id="downgrade" action={async () => { "use server"; did(`${user} off ${plan}`); }} />',
+];
+const edited = (line: string) => line.replace("did(`", "did(`edited: ");
+
+/** Later builds of `base`: k of ADDED inserted at p, for every k and p; each form removed, and each edited; all reversed; `plan` the module's. */
+function laterBuilds(base: Build): Build[] {
+  const { forms } = base;
+  const builds: Build[] = [{ ...base, forms: forms.toReversed() }, { ...base, planInModule: true }];
+  for (let k = 1; k <= ADDED.length; k++) for (let p = 0; p <= forms.length; p++) builds.push({ ...base, forms: forms.toSpliced(p, 0, ...ADDED.slice(0, k)) });
+  for (let p = 0; p < forms.length; p++) builds.push({ ...base, forms: forms.toSpliced(p, 1) }, { ...base, forms: forms.with(p, edited(forms[p])) });
+  return builds;
+}
+
+test("property: across builds (k functions added at each place, each removed, each edited, all reversed, a closed-over variable made the module's), two functions share an id exactly when their code, closure shape and order among the same do", async () => {
+  const builds = [BASE, ...laterBuilds(BASE)];
+  const ids = await Promise.all(builds.map((build) => idsOf(accountSource(build), "./account.tsx", "/app/account.tsx")));
+  const expected = builds.map(identities);
+  for (let a = 0; a < builds.length; a++) {
+    strictEqual(ids[a].length, builds[a].forms.length);
+    for (let b = 0; b < builds.length; b++) {
+      for (let i = 0; i < ids[a].length; i++) {
+        for (let j = 0; j < ids[b].length; j++) {
+          if ((ids[a][i] === ids[b][j]) !== (expected[a][i] === expected[b][j])) {
+            throw new Error(`builds ${a} and ${b}: ${expected[a][i]} is ${ids[a][i]}, ${expected[b][j]} is ${ids[b][j]}`);
+          }
+        }
+      }
+    }
+  }
+});
+
 interface Counters {
   actions: number;
   last: string;
@@ -167,7 +267,17 @@ async function findForm(node: any, id: string): Promise<any> {
   if (node?.type === "form" && node.props.id === id) return node;
   return node?.props ? findForm(node.props.children, id) : undefined;
 }
+/** The status `answer` comes with (its body is not read). */
+async function statusOf(answer: Promise<Response>): Promise<number> {
+  const response = await answer;
+  await response.body?.cancel();
+  return response.status;
+}
+
 const servers: Record<string, ServerProcess> = {};
+// The fixture's inline functions: its note's `archive` and its save form's arrow, and the greeting `greeter` returns.
+const [archive, save] = await idsOf(fixture("server.tsx"), "./server.tsx");
+const fixtureIds = { archive, save, greeting: (await idsOf(fixture("actions.ts"), "./actions.ts"))[0] };
 
 for (const adapter of [runtime, "hono"]) {
   const label = adapter === "hono" ? `hono on ${runtime}` : `${adapter} adapter`;
@@ -188,13 +298,6 @@ for (const adapter of [runtime, "hono"]) {
     return root.returnValue;
   }
 
-  /** The status `answer` comes with (its body is not read). */
-  async function statusOf(answer: Promise<Response>): Promise<number> {
-    const response = await answer;
-    await response.body?.cancel();
-    return response.status;
-  }
-
   const post = (fields: [string, string][], note: string) => {
     const form = new FormData();
     for (const [name, value] of fields) form.append(name, value);
@@ -211,8 +314,10 @@ for (const adapter of [runtime, "hono"]) {
     const document = await html();
     for (const text of [document, flight]) ok(!text.includes(SECRET_ID) && !text.includes("1970-01-01"), text);
     const [, metadata] = hiddenFields(document, "save").find(([name]) => name.endsWith(":0"))!;
-    strictEqual(JSON.parse(metadata).id, "./server.tsx#$$inline_1#bound", "ids name the module and the function");
-    sealedField(hiddenFields(document, "archive"));
+    strictEqual(JSON.parse(metadata).id, `./server.tsx#${fixtureIds.save}#bound`, "ids name the module and the function, as the transform does, whichever the bundler");
+    const archive = hiddenFields(document, "archive");
+    sealedField(archive);
+    strictEqual(JSON.parse(archive.find(([name]) => name.endsWith(":0"))![1]).id, `./server.tsx#${fixtureIds.archive}#bound`);
   });
 
   test(`${label}: a form without JavaScript runs the inline function with what it closed over`, async () => {
@@ -231,6 +336,7 @@ for (const adapter of [runtime, "hono"]) {
   });
 
   test(`${label}: a "use server" module's function returns an inline function closing over its argument`, async () => {
+    ok((await (await send("./actions.ts#greeter", await encodeReply(["Ada"]))).text()).includes(`"./actions.ts#${fixtureIds.greeting}#bound"`));
     const greet = await callServer("./actions.ts#greeter", ["Ada"]);
     strictEqual(typeof greet, "function");
     strictEqual(await greet("Hello"), "Hello, Ada");
@@ -256,9 +362,9 @@ for (const adapter of [runtime, "hono"]) {
     const before = await counters();
     // What each closes over, chosen by the caller: the note's id, the `name` greeter closed over.
     const calls: [string, unknown[]][] = [
-      ["./server.tsx#$$inline_1", ["admin", new Date(0), { note: "forged" }]],
-      ["./server.tsx#archive", ["admin"]],
-      ["./actions.ts#$$inline_0", ["Mallory", "Hello"]],
+      [`./server.tsx#${fixtureIds.save}`, ["admin", new Date(0), { note: "forged" }]],
+      [`./server.tsx#${fixtureIds.archive}`, ["admin"]],
+      [`./actions.ts#${fixtureIds.greeting}`, ["Mallory", "Hello"]],
     ];
     for (const [id, args] of calls) strictEqual(await statusOf(send(id, await encodeReply(args))), 404, id);
     // As a form: by its id, and the page's own bound form pointed at it with bound values of the caller's choice.
@@ -266,14 +372,14 @@ for (const adapter of [runtime, "hono"]) {
     const [sealedName] = sealedField(save);
     const rebound = save.map(([name, value]): [string, string] => [
       name,
-      name === sealedName ? JSON.stringify(["admin", "$D1970-01-01T00:00:00.000Z"]) : value.split("#$$inline_1#bound").join("#$$inline_1"),
+      name === sealedName ? JSON.stringify(["admin", "$D1970-01-01T00:00:00.000Z"]) : value.split(`#${fixtureIds.save}#bound`).join(`#${fixtureIds.save}`),
     ]);
-    ok(rebound.some(([, value]) => value.includes('"./server.tsx#$$inline_1"')), "the form's action id was found and changed");
-    for (const fields of [[["$ACTION_ID_./server.tsx#$$inline_1", ""]] as [string, string][], rebound]) strictEqual(await statusOf(post(fields, "forged")), 404);
+    ok(rebound.some(([, value]) => value.includes(`"./server.tsx#${fixtureIds.save}"`)), "the form's action id was found and changed");
+    for (const fields of [[[`$ACTION_ID_./server.tsx#${fixtureIds.save}`, ""]] as [string, string][], rebound]) strictEqual(await statusOf(post(fields, "forged")), 404);
     // A reference to it among a call's arguments, bound to values of the caller's choice: React's decoder finds no such function.
     const reply = new FormData();
     reply.set("0", '["$h1"]');
-    reply.set("1", JSON.stringify({ id: "./server.tsx#$$inline_1", bound: "$@2" }));
+    reply.set("1", JSON.stringify({ id: `./server.tsx#${fixtureIds.save}`, bound: "$@2" }));
     reply.set("2", '["admin"]');
     strictEqual(await statusOf(send("./actions.ts#greeter", reply)), 400);
     deepStrictEqual(await counters(), before, "no user code ran");
@@ -292,5 +398,84 @@ for (const adapter of [runtime, "hono"]) {
     servers[adapter].stop();
   });
 }
+
+// Deploys: each build of the account page in a folder of its own (another machine's path, at the fixture's depth so
+// its imports of contrail resolve the same), served by this runtime's adapter with the key every build shares.
+const scratch = fileURLToPath(new URL("./.tmp/", import.meta.url));
+const SHARED_KEY = "the key every build of the suite shares";
+
+const buildFolder = (name: string) => join(scratch, `inline-server-functions-${runtime}-${process.pid}-${name}`);
+
+function deploy(build: Build, name: string): Promise<ServerProcess> {
+  cpSync(fixtureFolder, buildFolder(name), { recursive: true });
+  writeFileSync(join(buildFolder(name), "account.tsx"), accountSource(build));
+  const command = hostScriptCommand(script, runtime, join(buildFolder(name), "server.tsx"));
+  return startServerProcess(command, undefined, { env: { CONTRAIL_SERVER_FUNCTIONS_KEY: SHARED_KEY } });
+}
+
+/** The id (with `#bound`) a bound form's hidden fields name. */
+const actionIdOf = (fields: [string, string][]) => JSON.parse(fields.find(([name]) => name.endsWith(":0"))![1]).id as string;
+
+/** Build 1's sealed form `fields`, as the form is posted without JavaScript, and as React's client calls its function. */
+function postings(base: string, fields: [string, string][]): (() => Promise<Response>)[] {
+  const form = () => {
+    const body = new FormData();
+    for (const [name, value] of fields) body.append(name, value);
+    return fetch(base + "/?note=7", { method: "POST", headers: { accept: "text/html" }, body });
+  };
+  const call = async () =>
+    fetch(base + "/?note=7", {
+      method: "POST",
+      headers: { "rsc-action-id": actionIdOf(fields), accept: "text/x-component", "content-type": "text/plain;charset=UTF-8" },
+      body: (await encodeReply([sealedOf(fields)])) as string,
+    });
+  return [form, call];
+}
+
+const countersAt = async (base: string): Promise<Counters> => (await fetch(base + "/calls")).json();
+
+test(`${runtime} adapter: later builds with the same key (functions added above, removed, moved, edited, a closure changed): each sealed form of build 1 runs its own code with its own values, or is refused with 404 and runs nothing`, async () => {
+  // Build 2 adds a function above the first (the same values, another deed), one like the first, and one in the middle,
+  // and removes the last; build 3 reverses the order, edits one and makes `plan` the module's.
+  const later: Build[] = [
+    { ...BASE, forms: BASE.forms.toSpliced(0, 0, ADDED[0], ADDED[1]).toSpliced(4, 0, ADDED[2]).slice(0, -1) },
+    { forms: BASE.forms.with(1, edited(BASE.forms[1])).toReversed(), planInModule: true },
+  ];
+  const before = identities(BASE);
+  // Built and started side by side; posted to one after the other.
+  const deployed = await Promise.allSettled([BASE, ...later].map((build, index) => deploy(build, String(index + 1))));
+  try {
+    const failed = deployed.find((result) => result.status === "rejected");
+    if (failed) throw failed.reason;
+    const [first, ...servers] = deployed.map((result) => (result as PromiseFulfilledResult<ServerProcess>).value);
+    const page = await (await fetch(first.base + "/?note=7", { headers: { accept: "text/html" } })).text();
+    const forms = BASE.forms.map((line) => hiddenFields(page, formId(line)));
+    const effects: string[] = [];
+    for (const fields of forms) {
+      strictEqual(await statusOf(postings(first.base, fields)[0]()), 200);
+      effects.push((await countersAt(first.base)).last);
+    }
+    for (const [index, build] of later.entries()) {
+      const { base } = servers[index];
+      const now = identities(build);
+      const page = await (await fetch(base + "/?note=7", { headers: { accept: "text/html" } })).text();
+      // An unchanged function keeps its id, in another folder, built again.
+      build.forms.forEach((line, i) => before.includes(now[i]) && strictEqual(actionIdOf(hiddenFields(page, formId(line))), actionIdOf(forms[before.indexOf(now[i])])));
+      let counters = await countersAt(base);
+      for (const [j, fields] of forms.entries()) {
+        const runs = now.includes(before[j]);
+        for (const posting of postings(base, fields)) {
+          const what = `build ${index + 2}: build 1's ${formId(BASE.forms[j])}`;
+          strictEqual(await statusOf(posting()), runs ? 200 : 404, what);
+          if (runs) counters = { actions: counters.actions + 1, last: effects[j] };
+          deepStrictEqual(await countersAt(base), counters, what);
+        }
+      }
+    }
+  } finally {
+    for (const result of deployed) if (result.status === "fulfilled") result.value.stop();
+    for (const index of deployed.keys()) rmSync(buildFolder(String(index + 1)), { recursive: true, force: true });
+  }
+});
 
 await run("inline server functions");

@@ -5,24 +5,27 @@
 //   <form action={async (data) => { "use server"; await save(id, data); }}>
 //
 // In the server graph, each is hoisted to module level as a server function
-// registered under "<module id>#<name or $$inline_N>", taking the variables
-// it closes over from enclosing functions as its first parameters, and the
-// function is replaced where it was written by `<hoisted>.bind(null, <those
-// variables>)`: the values travel to the client as bound arguments, which
-// are encrypted (../flight/bound-arguments.ts). A hoisted function that
-// closes over variables is callable only so, bound with values this server
-// sealed: called by its own id, a client would choose them. Module-level
-// bindings stay where they are. A function that closes over none (at module
-// level, where it is registered as written, or nested) has nothing to forge:
-// its id calls it, as an export's does.
+// registered under "<module id>#<name or inline>.<hash of its content>"
+// (`contentName`), taking the variables it closes over from enclosing
+// functions as its first parameters, and the function is replaced where it
+// was written by `<hoisted>.bind(null, <those variables>)`: the values
+// travel to the client as bound arguments, which are encrypted
+// (../flight/bound-arguments.ts). A hoisted function that closes over
+// variables is callable only so, bound with values this server sealed:
+// called by its own id, a client would choose them. Module-level bindings
+// stay where they are. A function that closes over none (at module level,
+// where it is registered as written, or nested) has nothing to forge: its
+// id calls it, as an export's does. A module-level one whose name no other
+// at module level shares is registered under that name, as an export is.
 //
 // The module is first compiled to JavaScript by esbuild (TypeScript, JSX),
 // then rewritten, with a map to the source that the bundler chains
 // (./source-map.ts), so stacks name the source's lines and columns, in
 // hoisted bodies too.
+import { createHash } from "node:crypto";
 import { extname } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Parser, type Node } from "acorn";
+import { Parser, tokenizer, type Node } from "acorn";
 import { hasDirective } from "./directives.ts";
 import { loaderFor } from "./bundler.ts";
 import { decodeMappings, Rewrite, segmentAt, type SourceMap } from "./source-map.ts";
@@ -55,7 +58,7 @@ interface InlineFunction {
   closed: string[];
   /** Whether it sits inside another function (then hoisted) or at module level (registered in place). */
   nested: boolean;
-  /** The name that ends its id, and the binding of its hoisted copy. */
+  /** The name that ends its id, and the binding of its hoisted copy (or its declaration's). */
   exportName: string;
   binding: string;
 }
@@ -122,7 +125,7 @@ function lexicalNames(statements: any[]): string[] {
 }
 
 /** Finds the inline "use server" functions of `program` and what each closes over. */
-function analyze(program: any, refuse: (node: any, why: string) => never): { functions: InlineFunction[]; moduleNames: Set<string> } {
+function analyze(program: any, refuse: (node: any, why: string) => never): InlineFunction[] {
   const functions: InlineFunction[] = [];
   const active: InlineFunction[] = [];
   const scopeOf = (parent: Scope | null, names: string[], isFunctionScope: boolean): Scope => ({
@@ -282,7 +285,7 @@ function analyze(program: any, refuse: (node: any, why: string) => never): { fun
   }
 
   for (const statement of program.body) visit(statement, moduleScope, []);
-  return { functions, moduleNames: moduleScope.names };
+  return functions;
 }
 
 /** The name a function goes by: its own, or the variable it initializes. */
@@ -308,6 +311,28 @@ function parentsOf(program: any): Map<any, any> {
   };
   walk(program);
   return parents;
+}
+
+/**
+ * The name ending the id of an inline function (but a module-level one with
+ * a name of its own): what the function is, not where it stands. The values
+ * sealed for a function open for its id alone (../flight/bound-arguments.ts),
+ * and builds that share the key share sealed values: were the id a position,
+ * a later build that adds a function above would open an older page's
+ * sealed values for another function. So it is a hash of the module's id,
+ * the function's code (its tokens as compiled, so neither types, comments
+ * nor indentation count), the variables it closes over in order, and, for
+ * a function identical to ones before it in the module, how many: nothing
+ * of the machine, the time or the bundler. Identical functions given each
+ * other's values would do the same with them.
+ */
+function contentName(moduleId: string, name: string | undefined, closed: string[], text: string, seen: Map<string, number>): string {
+  const tokens = Array.from(tokenizer(text, { ecmaVersion: "latest", sourceType: "module" }), (token) => text.slice(token.start, token.end));
+  const content = JSON.stringify([moduleId, name ?? null, closed, tokens]);
+  const occurrence = seen.get(content) ?? 0;
+  seen.set(content, occurrence + 1);
+  const hash = createHash("sha256").update(JSON.stringify([content, occurrence])).digest("hex");
+  return `${name ?? "inline"}.${hash.slice(0, 16)}`;
 }
 
 /** A named function declaration at module level: registered by its name, where it is. */
@@ -337,18 +362,20 @@ export async function hoistInlineServerFunctions(
     throw new InlineServerFunctionError(`${path}:${original?.length === 4 ? original[2] + 1 : line}: ${why}.`);
   };
   const serverModule = hasDirective(source, "use server");
-  const { functions: found, moduleNames } = analyze(program, refuse);
+  const found = analyze(program, refuse);
   // A "use server" module's own functions are its exports, registered as such.
   const functions = found.filter((inline) => inline.nested || !serverModule);
   if (functions.length === 0) return undefined;
 
   const parents = parentsOf(program);
   const names = functions.map((inline) => nameOf(inline.node, parents));
+  const moduleLevelNames = names.filter((_, index) => !functions[index].nested);
+  const seen = new Map<string, number>();
   functions.forEach((inline, index) => {
     const name = names[index];
-    const unique = name !== undefined && names.indexOf(name) === names.lastIndexOf(name) && !name.startsWith("$$");
-    inline.exportName = unique && (!inline.nested ? true : !moduleNames.has(name)) ? name : `$$inline_${index}`;
-    inline.binding = inline.nested ? `$$inline_${index}` : isDeclaration(inline) ? inline.node.id.name : inline.exportName;
+    const ownName = !inline.nested && name !== undefined && moduleLevelNames.indexOf(name) === moduleLevelNames.lastIndexOf(name);
+    inline.exportName = ownName ? name : contentName(moduleId, name, inline.closed, code.slice(inline.node.start, inline.node.end), seen);
+    inline.binding = inline.nested ? `$$inline_${index}` : isDeclaration(inline) ? inline.node.id.name : "";
   });
 
   // The module is rewritten into `out`, whose map follows each piece of it to the source.

@@ -5,9 +5,12 @@
 // reply format carries, and decoded by React's own hardened `decodeReply`.
 // In between they are encrypted (AES-256-GCM) with the function's id as
 // additional data: a client can neither read them nor change them, nor move
-// them to another function. The host process and the server graph it
-// bundled each hold a copy of this module: they share the key through a
-// global slot.
+// them to another function. An inline function's id names its content
+// (../bundle/inline-server-functions.ts), so values sealed for it open for
+// that function alone, in this build or any later one that shares the key:
+// a build that changed it, or put another in its place, has no function
+// under that id. The host process and the server graph it bundled each hold
+// a copy of this module: they share the key through a global slot.
 import { Buffer } from "node:buffer";
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
 
