@@ -57,6 +57,18 @@ function contextResponse(c: Context, answer: Answer): Response {
 }
 
 /**
+ * `c.rsc()`'s headers, with a `Cache-Control` set by `c.header()`: the page's
+ * own, which contrail decides on (the answer's would replace it in Hono).
+ */
+function ownHeaders(c: Context, headers: HeadersInit | undefined): Headers {
+  const own = new Headers(headers);
+  // Read from a response of Hono's prepared headers: `c.res` would make one whose headers Hono lays over the answer's.
+  const set = own.has("cache-control") ? null : c.newResponse(null).headers.get("cache-control");
+  if (set) own.set("cache-control", set);
+  return own;
+}
+
+/**
  * The middleware: a malformed request is answered 400, a method no page
  * answers 405 (../../core/serve/request-url.ts), a host a development server
  * does not answer 403 (../../core/serve/allowed-hosts.ts); an exception in
@@ -80,9 +92,11 @@ export function rsc(options: RscOptions = {}): MiddlewareHandler {
     // The routes run in the request's context too: they may read it, and set cookies before `c.rsc()`.
     const context = requestContext(served, request);
     const page = (flight?: boolean) => ({ served, request, original: request, signal: requestSignal(c), flight, context });
+    let rendered = false;
     c.rsc = async (model, { flight, status = 200, headers } = {}) => {
+      rendered = true;
       try {
-        return contextResponse(c, await pageAnswer(page(flight), () => model, { status, headers: new Headers(headers) }));
+        return contextResponse(c, await pageAnswer(page(flight), () => model, { status, headers: ownHeaders(c, headers) }));
       } catch (error) {
         return failureAnswer(served, error);
       }
@@ -94,6 +108,11 @@ export function rsc(options: RscOptions = {}): MiddlewareHandler {
       if (control) {
         c.res = undefined; // the error's answer, whose headers would stay otherwise
         c.res = contextResponse(c, await controlAnswer(page(), control));
+      } else if (!rendered && c.res) {
+        // A route that answered itself (`c.json()`) after reading the request is one user's answer too.
+        const headers = new Headers(c.res.headers);
+        context.keepPrivate(headers);
+        if (headers.get("cache-control") !== c.res.headers.get("cache-control")) c.header("cache-control", headers.get("cache-control")!);
       }
     } catch (error) {
       c.res = undefined;

@@ -136,9 +136,8 @@ export class RequestContext {
    */
   decideCaching(headers: Headers, development: boolean): void {
     const own = headers.get("cache-control");
-    if (own !== null && /(?:^|[\s,])no-store(?:$|[\s,=])/i.test(own)) return;
-    const personal =
-      this.#readBy ?? (this.setCookies.size > 0 || headers.has("set-cookie") ? "a cookie set" : this.request.method === "POST" ? "a POST" : undefined);
+    if (own !== null && NO_STORE.test(own)) return;
+    const personal = this.personalBecause(headers);
     if (own !== null && personal === undefined) {
       this.#shared = development && !/(?:^|[\s,])private(?:$|[\s,=])/i.test(own) ? own : undefined;
       return;
@@ -153,6 +152,20 @@ export class RequestContext {
     headers.set("cache-control", PRIVATE_CACHE_CONTROL);
   }
 
+  /** Why the answer with `headers` is one user's (what read the request, a cookie set, a POST), or undefined. */
+  personalBecause(headers: Headers): string | undefined {
+    return this.#readBy ?? (this.setCookies.size > 0 || headers.has("set-cookie") ? "a cookie set" : this.request.method === "POST" ? "a POST" : undefined);
+  }
+
+  /**
+   * For an answer made without contrail (a Hono route's `c.json()`, say):
+   * `PRIVATE_CACHE_CONTROL` if it is one user's and says nothing stricter.
+   */
+  keepPrivate(headers: Headers): void {
+    const own = headers.get("cache-control");
+    if ((own === null || !NO_STORE.test(own)) && this.personalBecause(headers) !== undefined) headers.set("cache-control", PRIVATE_CACHE_CONTROL);
+  }
+
   #read(by: string): void {
     this.#readBy ??= by;
     if (this.#shared === undefined) return;
@@ -164,6 +177,8 @@ export class RequestContext {
     this.#shared = undefined;
   }
 }
+
+const NO_STORE = /(?:^|[\s,])no-store(?:$|[\s,=])/i;
 
 function readOnly<T extends object>(target: T, source: string, methods: string[]): any {
   for (const method of methods) {

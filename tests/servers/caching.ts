@@ -10,7 +10,8 @@ import { listenWithFetch, listenWithNodeServer } from "../support/listen.ts";
 
 const [adapter, publicFolder] = process.argv.slice(2);
 const app = new URL("../fixtures/caching/app.ts", import.meta.url);
-const { handlers } = await loadApp(app, { root: fileURLToPath(new URL(".", app)), public: publicFolder });
+// nginx's proxy_pass sends the upstream's name as Host, which a development server answers only when allowed.
+const { handlers } = await loadApp(app, { root: fileURLToPath(new URL(".", app)), public: publicFolder, allowedHosts: ["contrail"] });
 
 if (adapter === "node") listenWithNodeServer(createServer(handlers.node));
 else if (handlers[adapter]) await listenWithFetch(handlers[adapter]);
