@@ -22,7 +22,8 @@ import { hostScriptCommand, startServerProcess, type ServerProcess } from "./sup
 
 const runtime = (globalThis as any).Bun ? "bun" : (globalThis as any).Deno ? "deno" : "node";
 const script = new URL("./servers/disconnect.ts", import.meta.url).pathname;
-const CLIENTS = 1000;
+/** Per adapter and encoding; more for a soak (`DISCONNECT_CLIENTS=10000`). */
+const CLIENTS = Number(process.env.DISCONNECT_CLIENTS ?? 1000);
 const WAVE = 200;
 const ENCODINGS = ["identity", "gzip", "br"] as const;
 /** Only for a server that never answers: no verdict waits on it otherwise. */
