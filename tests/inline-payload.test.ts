@@ -9,6 +9,7 @@ import { loadApp } from "../core/bundle/app.ts";
 import { flightScript, injectFlightPayload } from "../core/html/inline-payload.ts";
 import { FLIGHT_DATA_GLOBAL, inlinePayloadStream } from "../core/html/payload-stream.ts";
 import { currentApp } from "../core/serve/app-context.ts";
+import { ClientDisconnected } from "../core/serve/disconnect.ts";
 import { tokenize, type Token } from "./support/html-tokenizer.ts";
 import { run, test } from "./support/harness.ts";
 
@@ -100,15 +101,31 @@ test("an HTML chunk that is only </body></html> does not stall the stream", asyn
   ok(page.startsWith("<html><body><p>x</p><script>") && page.endsWith("</script></body></html>"), page);
 });
 
-/** A stream whose source the test drives: `enqueue` many chunks in one go, as a flush of react-dom/server does. */
-function drivenStream(): { stream: ReadableStream<Uint8Array>; enqueue(...chunks: (string | Uint8Array)[]): void; close(): void } {
-  let controller!: ReadableStreamDefaultController<Uint8Array>;
-  const stream = new ReadableStream<Uint8Array>({ start: (c) => void (controller = c) });
-  return {
-    stream,
-    enqueue: (...chunks) => chunks.forEach((chunk) => controller.enqueue(typeof chunk === "string" ? encoder.encode(chunk) : chunk)),
-    close: () => controller.close(),
+interface DrivenStream {
+  stream: ReadableStream<Uint8Array>;
+  controller: ReadableStreamDefaultController<Uint8Array>;
+  enqueue(...chunks: (string | Uint8Array)[]): void;
+  close(): void;
+  /** The reason its reader cancelled it with, if it did. */
+  cancelledWith?: unknown;
+}
+
+/**
+ * A stream whose source the test drives: `enqueue` many chunks in one go, as
+ * a flush of react-dom/server does. Once cancelled, it stops.
+ */
+function drivenStream(): DrivenStream {
+  let cancelled = false;
+  const driven = {
+    enqueue: (...chunks) => chunks.forEach((chunk) => cancelled || driven.controller.enqueue(typeof chunk === "string" ? encoder.encode(chunk) : chunk)),
+    close: () => cancelled || driven.controller.close(),
+  } as DrivenStream;
+  const cancel = (reason: unknown) => {
+    cancelled = true;
+    driven.cancelledWith = reason;
   };
+  driven.stream = new ReadableStream<Uint8Array>({ start: (c) => void (driven.controller = c), cancel });
+  return driven;
 }
 
 test("scripts wait until a flush's chunks have all been read, go out as they come between flushes, and end before </body></html>", async () => {
@@ -139,6 +156,91 @@ test("scripts wait until a flush's chunks have all been read, go out as they com
   for (let result = await reader.read(); !result.done; result = await reader.read()) page += decoder.decode(result.value, { stream: true });
   strictEqual(page.split("<script>").length, 4, page);
   ok(/late[^<]*<\/script><div>late<\/div><script>[^<]*last[^<]*<\/script><\/body><\/html>$/.test(page), page);
+});
+
+const macrotask = () => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * Runs `action` with every enqueue into a default controller other than
+ * `sources`' calling `afterEnqueue` before it returns, as Deno's server does:
+ * it writes a chunk to the socket as it is enqueued and, when the client has
+ * gone, cancels the stream right there. An enqueue or close that throws (the
+ * stream had ended) is recorded in `threw` rather than thrown.
+ */
+async function withEnqueueHook(sources: DrivenStream[], afterEnqueue: () => void, threw: unknown[], action: () => Promise<void>): Promise<void> {
+  const prototype = ReadableStreamDefaultController.prototype;
+  const { enqueue, close } = prototype;
+  prototype.enqueue = function (this: ReadableStreamDefaultController, chunk: unknown) {
+    try {
+      enqueue.call(this, chunk);
+    } catch (error) {
+      return void threw.push(error);
+    }
+    if (!sources.some((source) => source.controller === this)) afterEnqueue();
+  };
+  prototype.close = function (this: ReadableStreamDefaultController) {
+    try {
+      close.call(this);
+    } catch (error) {
+      threw.push(error);
+    }
+  };
+  try {
+    await action();
+  } finally {
+    Object.assign(prototype, { enqueue, close });
+  }
+}
+
+/**
+ * A page in three flushes (the first in two chunks) and a payload of three
+ * rows, read by a reader that cancels inside the page's `cancelAt`th enqueue
+ * (never if 0); how many enqueues there were, and what threw.
+ */
+async function pageCancelledInsideEnqueue(cancelAt: number): Promise<{ enqueues: number; threw: unknown[]; html: DrivenStream; flight: DrivenStream }> {
+  const html = drivenStream();
+  const flight = drivenStream();
+  const threw: unknown[] = [];
+  let enqueues = 0;
+  let reader!: ReadableStreamDefaultReader<Uint8Array>;
+  const cancelHere = () => {
+    if (++enqueues === cancelAt) void reader.cancel("resource closed");
+  };
+  await withEnqueueHook([html, flight], cancelHere, threw, async () => {
+    reader = injectFlightPayload(html.stream, flight.stream).getReader();
+    const reading = (async () => {
+      while (!(await reader.read()).done);
+    })();
+    flight.enqueue('0:"shell"\n');
+    html.enqueue("<!DOCTYPE html><html><body><p>sh", "ell</p>");
+    await macrotask();
+    flight.enqueue('1:"between"\n');
+    html.enqueue("<p>late</p>");
+    await macrotask();
+    flight.enqueue('2:"last"\n');
+    flight.close();
+    html.enqueue("</body></html>");
+    html.close();
+    await reading;
+    // What was scheduled (a rest check) has run.
+    await macrotask();
+    await macrotask();
+  });
+  return { enqueues, threw, html, flight };
+}
+
+test("a reader that cancels inside any enqueue (Deno's server, its client gone): nothing is written after it, and the renders still running are cancelled as a disconnect", async () => {
+  const whole = await pageCancelledInsideEnqueue(0);
+  deepStrictEqual(whole.threw, []);
+  ok(whole.enqueues >= 5, `${whole.enqueues} enqueues`);
+  for (let cancelAt = 1; cancelAt <= whole.enqueues; cancelAt++) {
+    const { threw, html, flight } = await pageCancelledInsideEnqueue(cancelAt);
+    deepStrictEqual(threw, [], `cancelled inside enqueue ${cancelAt} of ${whole.enqueues}: written to after`);
+    for (const [name, source] of [["HTML", html], ["Flight", flight]] as const) {
+      const open = source.controller.desiredSize !== 0;
+      ok(!open || source.cancelledWith instanceof ClientDisconnected, `cancelled inside enqueue ${cancelAt}: the ${name} stream, still open, got ${String(source.cancelledWith)}`);
+    }
+  }
 });
 
 // The sweep: the page of tests/fixtures/hydration-sizes at /sweep, through

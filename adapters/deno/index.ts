@@ -1,7 +1,9 @@
 // contrail/deno: a byte ReadableStream that pulls the core's chunks: nothing
 // is enqueued until Deno.serve asks, and a read waits on a promise only when
-// the render has nothing ready.
+// the render has nothing ready. Deno.serve may cancel inside an enqueue (the
+// client is gone): nothing is enqueued after that (../../core/serve/disconnect.ts).
 import { renderToSink, type ClientManifest, type FlightRender, type RenderOptions } from "../../core/index.ts";
+import { ClientDisconnected, outputStream, type StreamOutput } from "../../core/serve/disconnect.ts";
 import { createFetchHandler, type HandlerOptions } from "../../core/serve/http.ts";
 
 export function toPullStream(render: FlightRender): ReadableStream<Uint8Array> {
@@ -15,7 +17,7 @@ export function toPullStream(render: FlightRender): ReadableStream<Uint8Array> {
     resume?.();
   };
   let piped = false;
-  const pull = (controller: ReadableByteStreamController): void | Promise<void> => {
+  const pull = (output: StreamOutput<Uint8Array>): void | Promise<void> => {
     if (!piped) {
       piped = true;
       render.pipe({
@@ -25,16 +27,16 @@ export function toPullStream(render: FlightRender): ReadableStream<Uint8Array> {
       });
     }
     if (ready.length > 0) {
-      for (const chunk of ready) controller.enqueue(chunk as Uint8Array<ArrayBuffer>);
+      for (const chunk of ready) output.enqueue(chunk);
       ready.length = 0;
     } else if (ended) {
-      if (failure !== undefined) controller.error(failure);
-      else controller.close();
+      if (failure !== undefined) output.error(failure);
+      else output.close();
     } else {
-      return new Promise<void>((resolve) => (wake = resolve)).then(() => pull(controller));
+      return new Promise<void>((resolve) => (wake = resolve)).then(() => pull(output));
     }
   };
-  return new ReadableStream({ type: "bytes", pull, cancel: (reason) => render.cancel(reason) });
+  return outputStream({ type: "bytes", pull, cancel: () => render.cancel(new ClientDisconnected()) });
 }
 
 /** `renderToReadableStream`, pulled by the consumer. */

@@ -7,6 +7,7 @@ import { preinit } from "react-dom";
 import { renderFizz } from "./fizz.ts";
 import { createServerReference } from "react-server-dom-webpack/client.edge";
 import { controlDigest } from "../serve/control-flow.ts";
+import { ClientDisconnected, DISCONNECT_DIGEST } from "../serve/disconnect.ts";
 import { injectFlightPayload } from "./inline-payload.ts";
 import { LocationContext } from "./location.ts";
 import type { HTMLParts } from "../index.ts";
@@ -94,8 +95,8 @@ export async function renderToHTMLStream(parts: HTMLParts, options: HTMLOptions)
     bootstrapScripts: options.bootstrapScripts,
     bootstrapModules: options.bootstrapModules,
     nonce: options.nonce,
-    // notFound() and redirect() keep their digests, which the server answers by.
-    onError: (error) => controlDigest(error) ?? (options.onError ?? digestOrLog)(error),
+    // notFound() and redirect() keep their digests, which the server answers by; a client that went away is no error.
+    onError: (error) => controlDigest(error) ?? (error instanceof ClientDisconnected ? DISCONNECT_DIGEST : (options.onError ?? digestOrLog)(error)),
     signal: options.signal,
     formState: formState as any,
   });

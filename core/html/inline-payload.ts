@@ -4,6 +4,7 @@
 // Text goes as an escaped string literal that can never leave its script;
 // bytes that are not UTF-8 (binary rows) go as base64.
 import { Buffer, isUtf8 } from "node:buffer";
+import { ClientDisconnected, outputStream, type StreamOutput } from "../serve/disconnect.ts";
 import { FLIGHT_DATA_GLOBAL } from "./payload-stream.ts";
 
 const encoder = new TextEncoder();
@@ -181,7 +182,9 @@ export function injectFlightPayload(html: ReadableStream<Uint8Array>, flight: Re
   const opening = scriptOpening(nonce);
   const htmlReader = html.getReader();
   const flightReader = flight.getReader();
-  let output!: ReadableStreamDefaultController<Uint8Array>;
+  // Every write goes through `output`, which drops it once the page's reader
+  // went away (../serve/disconnect.ts): that may happen inside any enqueue.
+  let output!: StreamOutput<Uint8Array>;
   /** HTML chunks read since the HTML last came to rest. */
   const flushed: Uint8Array[] = [];
   let restCheck: ReturnType<typeof setImmediate> | undefined;
@@ -192,22 +195,17 @@ export function injectFlightPayload(html: ReadableStream<Uint8Array>, flight: Re
   let htmlDone = false;
   let flightDone = false;
   let closingTags = false;
-  let stopped = false;
 
   const sendFlushed = () => {
     for (const chunk of flushed) if (chunk.length > 0) output.enqueue(chunk);
     flushed.length = 0;
-    if (scripts.length > 0) output.enqueue(concatenate(scripts));
+    if (scripts.length > 0 && output.open) output.enqueue(concatenate(scripts));
     scripts.length = 0;
     atRest = true;
   };
   const cameToRest = () => {
     restCheck = undefined;
-    if (!stopped) sendFlushed();
-  };
-  const stop = () => {
-    stopped = true;
-    if (restCheck !== undefined) clearImmediate(restCheck);
+    sendFlushed();
   };
   const finish = () => {
     if (!htmlDone || !flightDone) return;
@@ -217,7 +215,7 @@ export function injectFlightPayload(html: ReadableStream<Uint8Array>, flight: Re
   const pumpHTML = async () => {
     for (;;) {
       const { value, done } = await htmlReader.read();
-      if (stopped) return;
+      if (!output.open) return;
       if (done) break;
       if (flushed.length === 0) {
         atRest = false;
@@ -235,7 +233,7 @@ export function injectFlightPayload(html: ReadableStream<Uint8Array>, flight: Re
   const pumpFlight = async () => {
     for (;;) {
       const { value, done } = await flightReader.read();
-      if (stopped) return;
+      if (!output.open) return;
       if (done) break;
       const script = flightScriptBytes(value, opening);
       if (atRest) output.enqueue(script);
@@ -244,23 +242,25 @@ export function injectFlightPayload(html: ReadableStream<Uint8Array>, flight: Re
     flightDone = true;
     finish();
   };
-  const fail = (error: unknown) => {
-    if (stopped) return;
-    stop();
-    output.error(error);
-    htmlReader.cancel(error).catch(() => {});
-    flightReader.cancel(error).catch(() => {});
+  /** Stops both renders (react-dom/server's and Flight's abort on cancel) and what was waiting to be sent. */
+  const stop = (reason: unknown) => {
+    if (restCheck !== undefined) clearImmediate(restCheck);
+    flushed.length = scripts.length = 0;
+    htmlReader.cancel(reason).catch(() => {});
+    flightReader.cancel(reason).catch(() => {});
   };
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      output = controller;
+  const fail = (error: unknown) => {
+    if (!output.open) return;
+    output.error(error);
+    stop(error);
+  };
+  return outputStream<Uint8Array>({
+    start(started) {
+      output = started;
       pumpHTML().catch(fail);
       pumpFlight().catch(fail);
     },
-    cancel(reason) {
-      stop();
-      htmlReader.cancel(reason);
-      flightReader.cancel(reason);
-    },
+    // Whoever reads the page went away: an answer's client, most often. Not an error of the page's.
+    cancel: () => stop(new ClientDisconnected()),
   });
 }

@@ -110,26 +110,36 @@ function createCompressor(encoding: Encoding): zlib.BrotliCompress | zlib.Gzip {
 /**
  * `render`'s bytes compressed with `encoding`, as a render an adapter streams
  * on its runtime's native path. Backpressure holds both ways: a full
- * compressor holds the render, a full sink pauses the compressor.
+ * compressor holds the render, a full sink pauses the compressor. Once
+ * cancelled (which a sink may do inside a write), the sink is left alone.
  */
 export function compressedRender(render: FlightRender, encoding: Encoding): FlightRender {
   const compressor = createCompressor(encoding);
   let sink: Sink | null = null;
   let started = false;
+  let cancelled = false;
   const input: Sink = {
     write: (chunk) => compressor.write(chunk),
     close: () => void compressor.end(),
     error: (reason) => void compressor.destroy(reason as Error),
   };
-  compressor.on("drain", () => render.pipe(input));
+  compressor.on("drain", () => {
+    if (!cancelled) render.pipe(input);
+  });
   compressor.on("data", (chunk: Buffer) => {
+    if (cancelled) return;
     // A copy: zlib's chunks share its output buffer, which a byte stream's enqueue would detach.
     const more = sink!.write(new Uint8Array(chunk));
+    if (cancelled) return;
     sink!.flush?.();
     if (more === false) compressor.pause();
   });
-  compressor.on("end", () => sink!.close());
-  compressor.on("error", (reason) => sink?.error(reason));
+  compressor.on("end", () => {
+    if (!cancelled) sink!.close();
+  });
+  compressor.on("error", (reason) => {
+    if (!cancelled) sink?.error(reason);
+  });
   return {
     pipe(next) {
       sink = next;
@@ -141,6 +151,7 @@ export function compressedRender(render: FlightRender, encoding: Encoding): Flig
     },
     abort: (reason) => render.abort(reason),
     cancel(reason) {
+      cancelled = true;
       render.cancel(reason);
       compressor.destroy();
     },
@@ -148,33 +159,43 @@ export function compressedRender(render: FlightRender, encoding: Encoding): Flig
   };
 }
 
-/** A stream's chunks as a render: each written and flushed as it is read, until the sink is full. */
+/**
+ * A stream's chunks as a render: each written and flushed as it is read,
+ * until the sink is full. Aborted, the stream is cancelled and the answer
+ * ends with what came; cancelled, the sink is left alone.
+ */
 export function streamRender(body: ReadableStream<Uint8Array>): FlightRender {
   const reader = body.getReader();
   let sink: Sink | null = null;
   let reading = false;
+  let cancelled = false;
   const pump = async () => {
     reading = true;
     try {
       for (;;) {
         const { value, done } = await reader.read();
+        if (cancelled) return;
         if (done) return sink!.close();
         const more = sink!.write(value);
+        if (cancelled) return;
         sink!.flush?.();
         if (more === false) return void (reading = false);
       }
     } catch (error) {
-      sink!.error(error);
+      if (!cancelled) sink!.error(error);
     }
   };
-  const cancel = (reason?: unknown) => void reader.cancel(reason).catch(() => {});
+  const abort = (reason?: unknown) => void reader.cancel(reason).catch(() => {});
   return {
     pipe(next) {
       sink = next;
-      if (!reading) void pump();
+      if (!reading && !cancelled) void pump();
     },
-    abort: cancel,
-    cancel,
+    abort,
+    cancel(reason) {
+      cancelled = true;
+      abort(reason);
+    },
     shellReady: () => Promise.resolve(),
   };
 }
