@@ -4,6 +4,7 @@ import "./flight/dev/console.ts";
 import type { RowListener } from "./flight/output.ts";
 import { createRequest, type Request } from "./flight/request.ts";
 import { FlightTree } from "./html/tree.ts";
+import { outputStream } from "./serve/disconnect.ts";
 import { abort, startFlowing, startWork, stopFlowing } from "./flight/scheduler.ts";
 import type { ClientManifest, RenderOptions, Sink } from "./flight/types.ts";
 
@@ -88,15 +89,16 @@ const WEB_STREAM_CHUNK = 64 * 1024;
 
 /** A web byte stream that receives the render's chunks as they are flushed. */
 export function toReadableStream(render: FlightRender): ReadableStream<Uint8Array> {
-  return new ReadableStream(
+  // Through an output that drops writes once the reader cancelled (Deno's server may cancel inside an enqueue).
+  return outputStream<Uint8Array>(
     {
       type: "bytes",
-      pull(controller) {
+      pull(output) {
         render.pipe({
-          write: (chunk) => controller.enqueue(chunk as Uint8Array<ArrayBuffer>),
+          write: (chunk) => output.enqueue(chunk),
           maxChunk: WEB_STREAM_CHUNK,
-          close: () => controller.close(),
-          error: (reason) => controller.error(reason),
+          close: () => output.close(),
+          error: (reason) => output.error(reason),
         });
       },
       cancel: (reason) => render.cancel(reason),

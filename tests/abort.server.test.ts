@@ -1,6 +1,6 @@
 // Aborts and disconnects: the render stops its work, pending rows become
 // errors, cacheSignal fires, and nothing is left running or rejected.
-import { ok, strictEqual } from "node:assert/strict";
+import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import * as React from "react";
 import { Suspense, createElement as h } from "react";
 import { renderToReadableStream } from "../core/index.ts";
@@ -110,6 +110,60 @@ test("a stream inside the model is cancelled when the client goes away", async (
   await readUntilCancelled(stream, 1);
   await wait(20);
   ok(cancelled !== undefined, "the model's stream was cancelled");
+});
+
+const macrotask = () => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * A Flight answer of contrail's web stream (what contrail/compat serves) in
+ * pieces, two flushes apart, read by a reader that cancels inside its
+ * `cancelAt`th enqueue (never if 0), as Deno's server does when the client has
+ * gone: how many enqueues there were, and what threw.
+ */
+async function flightCancelledInsideEnqueue(cancelAt: number): Promise<{ enqueues: number; threw: unknown[] }> {
+  const prototype = ReadableByteStreamController.prototype;
+  const { enqueue, close } = prototype;
+  const threw: unknown[] = [];
+  let enqueues = 0;
+  let reader!: ReadableStreamDefaultReader<Uint8Array>;
+  prototype.enqueue = function (this: ReadableByteStreamController, chunk: ArrayBufferView<ArrayBuffer>) {
+    try {
+      enqueue.call(this, chunk);
+    } catch (error) {
+      return void threw.push(error);
+    }
+    if (++enqueues === cancelAt) void reader.cancel("resource closed");
+  };
+  prototype.close = function (this: ReadableByteStreamController) {
+    try {
+      close.call(this);
+    } catch (error) {
+      threw.push(error);
+    }
+  };
+  try {
+    const later = Promise.withResolvers<string>();
+    reader = renderToReadableStream({ first: "a".repeat(150_000), later: later.promise }, {}).getReader();
+    const reading = (async () => {
+      while (!(await reader.read()).done);
+    })();
+    await macrotask();
+    later.resolve("b".repeat(150_000));
+    await reading;
+    for (let i = 0; i < 10; i++) await macrotask();
+  } finally {
+    Object.assign(prototype, { enqueue, close });
+  }
+  return { enqueues, threw };
+}
+
+test("a reader that cancels inside any enqueue (Deno's server, its client gone) is written to no more", async () => {
+  const whole = await flightCancelledInsideEnqueue(0);
+  deepStrictEqual(whole.threw, []);
+  ok(whole.enqueues >= 5, `${whole.enqueues} enqueues`);
+  for (let cancelAt = 1; cancelAt <= whole.enqueues; cancelAt++) {
+    deepStrictEqual((await flightCancelledInsideEnqueue(cancelAt)).threw, [], `cancelled inside enqueue ${cancelAt} of ${whole.enqueues}: written to after`);
+  }
 });
 
 test("no unhandled rejection was left behind", async () => {
