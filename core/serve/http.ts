@@ -17,6 +17,7 @@ import { runServerFunction, type ServerFunctionOptions } from "./server-function
 import { requestOrigin, requestURL } from "./origin.ts";
 import { ClientDisconnected, disconnectSignal } from "./disconnect.ts";
 import { soundRequest } from "./request-url.ts";
+import { DEPLOYMENT_HEADER, fromOtherDeployment, OTHER_DEPLOYMENT_STATUS } from "./deployment.ts";
 import { RequestContext, runInRequestContext } from "./request-context.ts";
 import type { ClientManifest, RenderOptions, TemporaryReferenceSet } from "../flight/types.ts";
 
@@ -84,6 +85,7 @@ export interface Served<Req = Request> {
   flight: boolean;
   assets: Record<string, Asset>;
   hot: AppContext["hot"];
+  deploymentId: string | undefined;
   publicFolder: PublicFolder | null;
   compress: boolean;
   trustProxy: boolean;
@@ -139,6 +141,7 @@ export function resolveServeOptions<Req>(options: ServeOptions<Req>): Served<Req
     flight: flight ?? false,
     assets,
     hot: app?.hot,
+    deploymentId: app?.deploymentId,
     publicFolder: folder ? publicFolder(folder) : null,
     compress: compress ?? true,
     trustProxy: trustProxy ?? false,
@@ -247,6 +250,9 @@ async function renderedAnswer<Req>(
   response: PageResponse = { status: 200, headers: new Headers() },
 ): Promise<Answer> {
   const { served } = page;
+  // A navigation or call from another build's page: refused before anything runs (./deployment.ts).
+  if (fromOtherDeployment(page.request, served.deploymentId)) return refusal(OTHER_DEPLOYMENT_STATUS, { [DEPLOYMENT_HEADER]: served.deploymentId! });
+  if (served.deploymentId !== undefined) response.headers.set(DEPLOYMENT_HEADER, served.deploymentId);
   const outcome = await runServerFunction(page.request, requestOrigin(page.request, served.trustProxy), served.serverFunctions);
   if (outcome?.kind === "refused") return refusal(outcome.status);
   if (outcome?.kind === "form-failed") return errorDocumentResponse(served, served.renderOptions.onError!(outcome.error), outcome.error);
@@ -403,14 +409,15 @@ const REASONS: Record<number, string> = {
   400: "Bad Request",
   403: "Forbidden",
   404: "Not Found",
+  409: "Conflict",
   413: "Content Too Large",
   415: "Unsupported Media Type",
   500: "Internal Server Error",
 };
 
 /** A refused request (a malformed one, a refused server function request): its status, and nothing about why. */
-export function refusal(status: number): Response {
-  return new Response(`${status} ${REASONS[status]}\n`, { status, headers: { "content-type": "text/plain; charset=utf-8" } });
+export function refusal(status: number, headers?: Record<string, string>): Response {
+  return new Response(`${status} ${REASONS[status]}\n`, { status, headers: { "content-type": "text/plain; charset=utf-8", ...headers } });
 }
 
 /**
