@@ -70,13 +70,20 @@ function appCopy(name: string, version: 1 | 2): string {
 
 const manifestOf = (folder: string): BuildManifest => JSON.parse(readFileSync(join(folder, "build", "manifest.json"), "utf8"));
 
-/** `contrail build`, as the CLI runs it, with CONTRAIL_DEPLOYMENT_ID set to `id` if given. */
+/**
+ * `contrail build server.tsx --outdir build` in the app's folder, as a
+ * machine runs it from its checkout (Bun's bundles name files from the
+ * working directory), with CONTRAIL_DEPLOYMENT_ID set to `id` if given.
+ */
 async function buildApp(folder: string, id?: string): Promise<void> {
+  const cwd = process.cwd();
+  process.chdir(folder);
   if (id !== undefined) process.env.CONTRAIL_DEPLOYMENT_ID = id;
   try {
-    await build(join(folder, "server.tsx"), { outdir: join(folder, "build"), root: folder });
+    await build("server.tsx", { outdir: "build" });
   } finally {
     delete process.env.CONTRAIL_DEPLOYMENT_ID;
+    process.chdir(cwd);
   }
 }
 
@@ -112,7 +119,8 @@ function rollingDeploy(nginx: string): void {
       mkdirSync(scratch, { recursive: true });
       folders.v1 = appCopy("v1", 1);
       const again = appCopy("v1-again", 1);
-      await Promise.all([buildApp(folders.v1), buildApp(again)]);
+      await buildApp(folders.v1);
+      await buildApp(again);
       const [first, second] = [manifestOf(folders.v1), manifestOf(again)];
       strictEqual(first.deploymentId, second.deploymentId);
       deepStrictEqual(first.files, second.files);
@@ -285,26 +293,21 @@ ${upstreams.join("\n")}
     await context.close();
   });
 
-  test("in Chromium: fresh tabs opened while both versions serve hydrate every time, styled; failed requests for files are counted", async () => {
-    const shown: Record<string, number> = { v1: 0, v2: 0 };
+  test("in Chromium: fresh tabs opened while both versions serve hydrate every time, styled, their files fetched through nginx; failed requests for files are counted", async () => {
     const failed: Record<string, string[]> = { v1: [], v2: [] };
-    const versions: string[] = [];
-    for (let tab = 0; tab < 12 && (tab < 6 || shown.v1 === 0 || shown.v2 === 0); tab++) {
-      // Two in a row from one machine: one request more moves nginx's turn, so that documents come from both.
-      if (tab >= 2 && versions[tab - 1] === versions[tab - 2]) await (await fetch(base + "/robots.txt")).text();
-      const context = await browser.newContext();
+    for (let tab = 0; tab < 8; tab++) {
+      // The document from each machine in turn (nginx's own turns may give one machine every document); its files through nginx.
+      const version = tab % 2 === 0 ? "v1" : "v2";
+      const context = await contextRouting({ "/": version });
       const page = await context.newPage();
       const seen = watch(page);
       await page.goto(base + "/");
-      const version = await shownVersion(page);
-      shown[version]++;
+      strictEqual(await shownVersion(page), version);
       failed[version].push(...seen.failedFiles);
-      versions.push(version);
       deepStrictEqual(seen.errors, []);
       await context.close();
     }
-    console.log(`    tabs: ${JSON.stringify(shown)}; failed file requests, recovered: ${JSON.stringify({ v1: failed.v1.length, v2: failed.v2.length })}`);
-    ok(shown.v1 > 0 && shown.v2 > 0, JSON.stringify(shown));
+    console.log(`    failed requests for files, each fetched again: ${JSON.stringify({ v1: failed.v1.length, v2: failed.v2.length })} in 4 tabs of each version`);
     // Version 2's machine keeps version 1's files (in production, where a build folder keeps them).
     if (production) deepStrictEqual(failed.v1, []);
   });
