@@ -28,22 +28,23 @@ export async function freePorts(count: number): Promise<number[]> {
 
 /**
  * nginx as one unprivileged process (no master, no daemon) with `site` (the
- * `http` block's servers, for `port`) and its logs, pid and temporary files
- * in `folder`; resolves once it accepts connections. A port another process
- * took between being found free and nginx binding it is tried again.
+ * `http` block's servers, on `count` ports) and its logs, pid and temporary
+ * files in `folder`; resolves once it accepts connections on each. Ports
+ * another process took between being found free and nginx binding them are
+ * tried again.
  */
-export async function startNginx(nginx: string, folder: string, site: (port: number) => string): Promise<{ child: ChildProcess; port: number }> {
+export async function startNginx(nginx: string, folder: string, count: number, site: (ports: number[]) => string): Promise<{ child: ChildProcess; ports: number[] }> {
   for (let attempt = 1; ; attempt++) {
-    const [port] = await freePorts(1);
+    const ports = await freePorts(count);
     try {
-      return { child: await startOn(nginx, folder, site(port), port), port };
+      return { child: await startOn(nginx, folder, site(ports), ports), ports };
     } catch (error) {
       if (attempt === 3 || !String(error).includes("Address already in use")) throw error;
     }
   }
 }
 
-async function startOn(nginx: string, folder: string, site: string, port: number): Promise<ChildProcess> {
+async function startOn(nginx: string, folder: string, site: string, ports: number[]): Promise<ChildProcess> {
   const temporary = ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map((kind) => `    ${kind}_temp_path ${join(folder, kind)};`);
   const log = join(folder, "error.log");
   const config = ["master_process off;", `pid ${join(folder, "nginx.pid")};`, `error_log ${log} warn;`, "events { worker_connections 256; }", "http {", "    access_log off;", ...temporary, site, "}"];
@@ -51,14 +52,16 @@ async function startOn(nginx: string, folder: string, site: string, port: number
   const child = spawn(nginx, ["-p", folder + "/", "-e", log, "-c", join(folder, "nginx.conf"), "-g", "daemon off;"], { stdio: ["ignore", "inherit", "inherit"] });
   let exit: string | null = null;
   child.once("exit", (code, signal) => void (exit = `nginx exited (${code ?? signal}): ${existsSync(log) ? readFileSync(log, "utf8") : ""}`));
-  const accepts = () =>
+  const accepts = (port: number) =>
     new Promise<boolean>((resolve) => {
       const socket = connect(port, "127.0.0.1", () => (socket.destroy(), resolve(true)));
       socket.on("error", () => resolve(false));
     });
-  await eventually(async () => {
-    if (exit !== null) throw new Error(exit);
-    return accepts();
-  }, `nginx accepting connections on ${port}`);
+  for (const port of ports) {
+    await eventually(async () => {
+      if (exit !== null) throw new Error(exit);
+      return accepts(port);
+    }, `nginx accepting connections on ${port}`);
+  }
   return child;
 }
