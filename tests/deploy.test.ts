@@ -117,7 +117,7 @@ function rollingDeploy(nginx: string): void {
   process.on("exit", cleanUp);
 
   if (production) {
-    test("two builds of the same sources in two folders name the same files and the same build; version 2, built into a copy of version 1's folder, keeps its files", async () => {
+    test("two builds of the same sources in two folders name the same files and the same build; version 2, built into a copy of version 1's folder, keeps its files (and those of one build before, 3 builds in all)", async () => {
       mkdirSync(scratch, { recursive: true });
       folders.v1 = appCopy("v1", 1);
       const again = appCopy("v1-again", 1);
@@ -131,11 +131,21 @@ function rollingDeploy(nginx: string): void {
       }
       folders.v2 = appCopy("v2", 2);
       cpSync(join(again, "build"), join(folders.v2, "build"), { recursive: true });
+      // The folder says it also holds two builds older than version 1's, each with a file: only the newer is kept (3 builds in all).
+      const cached = manifestOf(folders.v2);
+      for (const id of ["older", "oldest"]) {
+        const path = `/_contrail/${id}.js`;
+        cached.files[path] = { file: `client/${id}.js`, headers: { "content-type": "text/javascript; charset=utf-8" } };
+        cached.builds.push({ deploymentId: id, files: [path] });
+        writeFileSync(join(folders.v2, "build", "client", `${id}.js`), `// ${id}\n`);
+      }
+      writeFileSync(join(folders.v2, "build", "manifest.json"), JSON.stringify(cached));
       await buildApp(folders.v2, V2_ID);
       const v2 = manifestOf(folders.v2);
       strictEqual(v2.deploymentId, V2_ID);
       notStrictEqual(v2.bootstrap, first.bootstrap);
-      deepStrictEqual(v2.builds.map((kept) => kept.deploymentId), [V2_ID, first.deploymentId]);
+      deepStrictEqual(v2.builds.map((kept) => kept.deploymentId), [V2_ID, first.deploymentId, "older"]);
+      ok("/_contrail/older.js" in v2.files && !("/_contrail/oldest.js" in v2.files));
       for (const path of [first.bootstrap, ...first.stylesheets, v2.bootstrap, ...v2.stylesheets]) ok(path in v2.files, path);
       const served = new Set(Object.values(v2.files).flatMap(({ file, encoded }) => [file, ...Object.values(encoded ?? {})]));
       deepStrictEqual(readdirSync(join(folders.v2, "build", "client")).map((name) => "client/" + name).sort(), [...served].sort(), "the folder holds the files of both builds, no more");

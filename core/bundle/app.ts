@@ -122,10 +122,10 @@ function publicDirOf(option: AppOptions["public"], root: string): string | undef
 }
 
 /**
- * The deployment id of the first build a process with hot updates started:
+ * The deployment id each app with hot updates started with, by its entry:
  * kept through its rebuilds, as its open pages take each edit in place.
  */
-let hotDeploymentId: string | undefined;
+const hotDeploymentIds = new Map<string, string>();
 
 /** Hands the server graph its app (and the development watcher's channel to pages), then imports it; resolves with its exports. */
 async function start<Exports>(app: BundledApp, outdir: string, root: string, options: AppOptions, hot?: AppContext["hot"]): Promise<Exports> {
@@ -134,7 +134,8 @@ async function start<Exports>(app: BundledApp, outdir: string, root: string, opt
   enableSourceMaps();
   const clientModules = await loadClientModules(join(outdir, manifest.ssr));
   const { bootstrap, stylesheets } = manifest;
-  const deploymentId = hot ? (hotDeploymentId ??= manifest.deploymentId) : manifest.deploymentId;
+  if (hot && !hotDeploymentIds.has(manifest.entry)) hotDeploymentIds.set(manifest.entry, manifest.deploymentId);
+  const deploymentId = hot ? hotDeploymentIds.get(manifest.entry)! : manifest.deploymentId;
   const bootstrapScriptContent = deploymentScript(deploymentId);
   const { nonce, onError } = options;
   setCurrentApp({

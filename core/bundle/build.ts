@@ -193,7 +193,10 @@ export interface BuildResult {
  * `loadApp(server, { build: outdir })`: the bundles, the files the app
  * serves (in `client/`), `manifest.json`, and the key that encrypts server
  * functions' bound arguments (`server-functions.key`, made once and kept by
- * rebuilds; never served). The same sources make the same bytes. The
+ * rebuilds; never served). The files of the builds before it that the folder
+ * holds are kept, up to KEPT_BUILDS in all: a page of one of them still open
+ * in a browser finds its bundle and stylesheet here (a rolling deploy). The
+ * same sources make the same bytes (the kept files aside). The
  * bundles hold the packages they import, but those the process shares
  * (React), native addons and `external` ones: it reports those.
  */
