@@ -134,8 +134,9 @@ async function start<Exports>(app: BundledApp, outdir: string, root: string, opt
   enableSourceMaps();
   const clientModules = await loadClientModules(join(outdir, manifest.ssr));
   const { bootstrap, stylesheets } = manifest;
-  if (hot && !hotDeploymentIds.has(manifest.entry)) hotDeploymentIds.set(manifest.entry, manifest.deploymentId);
-  const deploymentId = hot ? hotDeploymentIds.get(manifest.entry)! : manifest.deploymentId;
+  const entry = join(root, manifest.entry);
+  if (hot && !hotDeploymentIds.has(entry)) hotDeploymentIds.set(entry, manifest.deploymentId);
+  const deploymentId = hot ? hotDeploymentIds.get(entry)! : manifest.deploymentId;
   const bootstrapScriptContent = deploymentScript(deploymentId);
   const { nonce, onError } = options;
   setCurrentApp({
