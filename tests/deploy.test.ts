@@ -71,20 +71,13 @@ function appCopy(name: string, version: 1 | 2): string {
 
 const manifestOf = (folder: string): BuildManifest => JSON.parse(readFileSync(join(folder, "build", "manifest.json"), "utf8"));
 
-/**
- * `contrail build server.tsx --outdir build` in the app's folder, as a
- * machine runs it from its checkout (Bun's bundles name files from the
- * working directory), with CONTRAIL_DEPLOYMENT_ID set to `id` if given.
- */
+/** `contrail build <folder>/server.tsx --outdir <folder>/build --root <folder>`, with CONTRAIL_DEPLOYMENT_ID set to `id` if given. */
 async function buildApp(folder: string, id?: string): Promise<void> {
-  const cwd = process.cwd();
-  process.chdir(folder);
   if (id !== undefined) process.env.CONTRAIL_DEPLOYMENT_ID = id;
   try {
-    await build("server.tsx", { outdir: "build" });
+    await build(join(folder, "server.tsx"), { outdir: join(folder, "build"), root: folder });
   } finally {
     delete process.env.CONTRAIL_DEPLOYMENT_ID;
-    process.chdir(cwd);
   }
 }
 

@@ -97,13 +97,17 @@ export interface Rebuild {
 /** How many builds' files a build folder holds: this one's and those of the builds before it (`build`). */
 export const KEPT_BUILDS = 3;
 
+const COMMENT_LINES = /^\/\/ .*$/gm;
+
 // What a deployment id may hold: it is sent in a header and written into every page.
 const DEPLOYMENT_ID = /^[\w.~+/=:-]{1,128}$/;
 
 /**
  * The build's identity: `CONTRAIL_DEPLOYMENT_ID`, or a hash of what it runs
  * (the server and SSR bundles) and serves (its files, by path), so the same
- * sources make the same id on every machine.
+ * sources make the same id on every machine. The bundles' lines that are
+ * comments are left out: the bundlers name each module's file there, Bun
+ * from the working directory, which two machines need not share.
  */
 async function deploymentIdOf(bundles: string[], files: Record<string, Asset>, bundler: string): Promise<string> {
   const given = process.env.CONTRAIL_DEPLOYMENT_ID;
@@ -114,7 +118,7 @@ async function deploymentIdOf(bundles: string[], files: Record<string, Asset>, b
     return given;
   }
   const hash = createHash("sha256").update(`${mode()} ${bundler}\0`);
-  for (const bundle of bundles) hash.update(await readFile(bundle)).update("\0");
+  for (const bundle of bundles) hash.update((await readFile(bundle, "utf8")).replace(COMMENT_LINES, "")).update("\0");
   for (const [path, { body }] of Object.entries(files)) hash.update(path).update("\0").update(body).update("\0");
   return hash.digest("base64url").slice(0, 22);
 }
