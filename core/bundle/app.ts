@@ -18,6 +18,7 @@ import { pathToFileURL } from "node:url";
 import { setCurrentApp, type AppContext, type Asset } from "../serve/app-context.ts";
 import { ENCODINGS } from "../serve/compression.ts";
 import { renderToHTMLStream, type HTMLOptions } from "../html/index.ts";
+import { deploymentScript } from "../html/deployment.ts";
 import { enableSourceMaps } from "../flight/dev/source-maps.ts";
 import type { BuildOptions, BuildResult } from "./build.ts";
 import { fromFolder, loadClientModules, MANIFEST_FILE, mode, pathOf, type BuildManifest, type BundledApp } from "./manifest.ts";
@@ -127,6 +128,12 @@ function publicDirOf(option: AppOptions["public"], root: string): string | undef
   return statSync(path, { throwIfNoEntry: false })?.isDirectory() ? path : undefined;
 }
 
+/**
+ * The deployment id each app with hot updates started with, by its entry:
+ * kept through its rebuilds, as its open pages take each edit in place.
+ */
+const hotDeploymentIds = new Map<string, string>();
+
 /** Hands the server graph its app (and the development watcher's channel to pages), then imports it; resolves with its exports. */
 async function start<Exports>(app: BundledApp, outdir: string, root: string, options: AppOptions, hot?: AppContext["hot"]): Promise<Exports> {
   const { manifest } = app;
@@ -134,11 +141,17 @@ async function start<Exports>(app: BundledApp, outdir: string, root: string, opt
   enableSourceMaps();
   const clientModules = await loadClientModules(join(outdir, manifest.ssr));
   const { bootstrap, stylesheets } = manifest;
+  const entry = join(root, manifest.entry);
+  if (hot && !hotDeploymentIds.has(entry)) hotDeploymentIds.set(entry, manifest.deploymentId);
+  const deploymentId = hot ? hotDeploymentIds.get(entry)! : manifest.deploymentId;
+  const bootstrapScriptContent = deploymentScript(deploymentId);
+  const { nonce, onError } = options;
   setCurrentApp({
     clientManifest: manifest.clientManifest,
     html: (parts, { signal, url }) =>
-      renderToHTMLStream(parts, { clientModules, bootstrapModules: [bootstrap], stylesheets, nonce: options.nonce, onError: options.onError, signal, url }),
+      renderToHTMLStream(parts, { clientModules, bootstrapScriptContent, bootstrapModules: [bootstrap], stylesheets, nonce, onError, signal, url }),
     assets: app.files,
+    deploymentId,
     publicDir: publicDirOf(options.public, root),
     hot,
     allowedHosts: options.allowedHosts,

@@ -5,7 +5,8 @@
 // them into a folder once (production); `loadApp` bundles at start in
 // development (./app.ts imports this module only then, so a production
 // process never loads a bundler).
-import { mkdir, rm, writeFile } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, extname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Asset } from "../serve/app-context.ts";
@@ -14,7 +15,7 @@ import { contentHash, IMMUTABLE, servedAsset, type AssetFile } from "./asset-fil
 import type { ExternalReason } from "./bundler.ts";
 import { bundleBrowser, bundleClientModules, type BrowserBundle, type SSRBundle } from "./client-graph.ts";
 import type { HotBrowserOptions } from "./hot-bundle.ts";
-import { fromFolder, MANIFEST_FILE, mode, pathOf, type BuildManifest, type BundledApp } from "./manifest.ts";
+import { fromFolder, MANIFEST_FILE, mode, pathOf, type BuildManifest, type BuiltFile, type BundledApp } from "./manifest.ts";
 import { bundleServerGraph, type ServerGraph } from "./server-graph.ts";
 import { writeKeyFile } from "./server-functions-key.ts";
 import { bundleStylesheet } from "./styles.ts";
@@ -93,6 +94,35 @@ export interface Rebuild {
   changed: string[];
 }
 
+/** How many builds' files a build folder holds: this one's and those of the builds before it (`build`). */
+export const KEPT_BUILDS = 3;
+
+const COMMENT_LINES = /^\/\/ .*$/gm;
+
+// What a deployment id may hold: it is sent in a header and written into every page.
+const DEPLOYMENT_ID = /^[\w.~+/=:-]{1,128}$/;
+
+/**
+ * The build's identity: `CONTRAIL_DEPLOYMENT_ID`, or a hash of what it runs
+ * (the server and SSR bundles) and serves (its files, by path), so the same
+ * sources make the same id on every machine. The bundles' lines that are
+ * comments are left out: the bundlers name each module's file there, Bun
+ * from the working directory, which two machines need not share.
+ */
+async function deploymentIdOf(bundles: string[], files: Record<string, Asset>, bundler: string): Promise<string> {
+  const given = process.env.CONTRAIL_DEPLOYMENT_ID;
+  if (given) {
+    if (!DEPLOYMENT_ID.test(given)) {
+      throw new Error(`contrail: CONTRAIL_DEPLOYMENT_ID is sent in a header: use 1 to 128 letters, digits and ._~+/=:- (it is ${JSON.stringify(given)}).`);
+    }
+    return given;
+  }
+  const hash = createHash("sha256").update(`${mode()} ${bundler}\0`);
+  for (const bundle of bundles) hash.update((await readFile(bundle, "utf8")).replace(COMMENT_LINES, "")).update("\0");
+  for (const [path, { body }] of Object.entries(files)) hash.update(path).update("\0").update(body).update("\0");
+  return hash.digest("base64url").slice(0, 22);
+}
+
 const sameModules = (a: Record<string, string>, b: Record<string, string>) => JSON.stringify(sortedByKey(a)) === JSON.stringify(sortedByKey(b));
 
 /**
@@ -122,18 +152,22 @@ export async function bundleApp(
   const assetFiles = [...graph.assets, ...ssr.assets, ...browser.assets];
   const served = await servedFiles(root, browser, cssFiles, assetFiles);
   const files = sortedByKey(served.files);
+  const bundler = (globalThis as any).Bun ? "bun" : "esbuild";
+  const deploymentId = await deploymentIdOf([fileURLToPath(graph.url), ssr.outfile], files, bundler);
   const manifest: BuildManifest = {
     root: fromFolder(outdir, root) || ".",
     entry: fromFolder(root, entry),
     mode: mode(),
-    bundler: (globalThis as any).Bun ? "bun" : "esbuild",
+    bundler,
     server: fromFolder(outdir, fileURLToPath(graph.url)),
     ssr: fromFolder(outdir, ssr.outfile),
     clientManifest: sortedByKey(graph.clientManifest),
     external: sortedByKey({ ...graph.externals, ...ssr.externals }),
+    deploymentId,
     bootstrap: served.browserPath,
     stylesheets: served.stylesheets,
     files: Object.fromEntries(Object.entries(files).map(([path, asset]) => [path, { file: "client" + path.slice("/_contrail".length), headers: asset.headers }])),
+    builds: [{ deploymentId, files: Object.keys(files) }],
   };
   const inputs = [...graph.inputs, ...ssr.inputs, ...browser.inputs, ...served.inputs];
   // A client module is read by the server graph for its exports only: its edits are the browser's.
@@ -163,16 +197,21 @@ export interface BuildResult {
  * `loadApp(server, { build: outdir })`: the bundles, the files the app
  * serves (in `client/`), `manifest.json`, and the key that encrypts server
  * functions' bound arguments (`server-functions.key`, made once and kept by
- * rebuilds; never served). The same sources make the same bytes. The
+ * rebuilds; never served). The files of the builds before it that the folder
+ * holds are kept, up to KEPT_BUILDS in all: a page of one of them still open
+ * in a browser finds its bundle and stylesheet here (a rolling deploy). The
+ * same sources make the same bytes (the kept files aside). The
  * bundles hold the packages they import, but those the process shares
  * (React), native addons and `external` ones: it reports those.
  */
 export async function build(server: string | URL, options: BuildOptions & { outdir: string | URL }): Promise<BuildResult> {
   const outdir = resolve(pathOf(options.outdir));
   const root = resolve(pathOf(options.root ?? process.cwd()));
+  const previous = await previousBuilds(outdir);
   for (const output of ["server", "ssr", "client", MANIFEST_FILE]) await rm(join(outdir, output), { recursive: true, force: true });
   const app = await bundleApp(resolve(pathOf(server)), root, pathOf(options.browser ?? DEFAULT_BROWSER_ENTRY), outdir, options.external);
-  for (const [path, entry] of Object.entries(app.manifest.files)) {
+  const { manifest } = app;
+  for (const [path, entry] of Object.entries(manifest.files)) {
     await mkdir(dirname(join(outdir, entry.file)), { recursive: true });
     const { body, headers } = app.files[path];
     await writeFile(join(outdir, entry.file), body);
@@ -187,8 +226,49 @@ export async function build(server: string | URL, options: BuildOptions & { outd
       (entry.encoded ??= {})[encoding] = file;
     }
   }
-  await writeFile(join(outdir, MANIFEST_FILE), JSON.stringify(app.manifest, null, 2) + "\n");
+  // The files of the builds before, as they were (a name is its content's: one this build also has is the same file).
+  const kept = previous.builds.filter((earlier) => earlier.deploymentId !== manifest.deploymentId).slice(0, KEPT_BUILDS - 1);
+  for (const earlier of kept) {
+    for (const path of earlier.files) {
+      if (path in manifest.files) continue;
+      manifest.files[path] = previous.files[path].entry;
+      for (const [file, bytes] of previous.files[path].bytes) {
+        await mkdir(dirname(join(outdir, file)), { recursive: true });
+        await writeFile(join(outdir, file), bytes);
+      }
+    }
+  }
+  manifest.files = sortedByKey(manifest.files);
+  manifest.builds.push(...kept);
+  await writeFile(join(outdir, MANIFEST_FILE), JSON.stringify(manifest, null, 2) + "\n");
   writeKeyFile(outdir);
-  return { external: app.manifest.external };
+  return { external: manifest.external };
+}
+
+/**
+ * The builds whose files the folder holds (none if it holds no build, or
+ * one made before builds were recorded), and those files' bytes (with their
+ * compressed forms), read before the folder is emptied.
+ */
+async function previousBuilds(outdir: string): Promise<{ builds: BuildManifest["builds"]; files: Record<string, { entry: BuiltFile; bytes: [string, Uint8Array][] }> }> {
+  let manifest: BuildManifest;
+  try {
+    manifest = JSON.parse(await readFile(join(outdir, MANIFEST_FILE), "utf8"));
+  } catch {
+    return { builds: [], files: {} };
+  }
+  const builds = (manifest.builds ?? []).slice(0, KEPT_BUILDS);
+  const files: Record<string, { entry: BuiltFile; bytes: [string, Uint8Array][] }> = {};
+  for (const path of new Set(builds.flatMap((build) => build.files))) {
+    const entry = manifest.files[path];
+    const bytes: [string, Uint8Array][] = [];
+    try {
+      for (const file of [entry.file, ...Object.values(entry.encoded ?? {})]) bytes.push([file, await readFile(join(outdir, file))]);
+    } catch {
+      continue;
+    }
+    files[path] = { entry, bytes };
+  }
+  return { builds: builds.filter((build) => build.files.every((path) => path in files)), files };
 }
 

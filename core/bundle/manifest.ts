@@ -28,6 +28,12 @@ export interface BuildManifest {
    * why: shared with the host process (one React), native addons, `external`.
    */
   external: Record<string, ExternalReason>;
+  /**
+   * The build's identity (../serve/deployment.ts): `CONTRAIL_DEPLOYMENT_ID`
+   * if set when it was built, else a hash of what it runs and serves (the
+   * same sources make the same id on every machine).
+   */
+  deploymentId: string;
   /** The browser bundle's URL and the stylesheets'. */
   bootstrap: string;
   stylesheets: string[];
@@ -36,7 +42,19 @@ export interface BuildManifest {
    * `client/` folder, its headers, and the files of its compressed forms
    * (those smaller than it).
    */
-  files: Record<string, { file: string; headers: Record<string, string>; encoded?: Partial<Record<Encoding, string>> }>;
+  files: Record<string, BuiltFile>;
+  /**
+   * The builds whose files `files` holds, newest first: this one, then those
+   * kept from the builds before it in the same folder (./build.ts), so that
+   * their pages still open in browsers find their files here.
+   */
+  builds: { deploymentId: string; files: string[] }[];
+}
+
+export interface BuiltFile {
+  file: string;
+  headers: Record<string, string>;
+  encoded?: Partial<Record<Encoding, string>>;
 }
 
 /** A bundled app: its manifest, the bytes of the files it serves, and its sources (with hot updates, more of them). */

@@ -15,6 +15,8 @@ import type { HTMLParts } from "../index.ts";
 export interface HTMLOptions {
   /** Client module id → the module's exports, for server-side rendering. */
   clientModules: Record<string, unknown>;
+  /** A script written before the bootstrap scripts (as react-dom/server's option). */
+  bootstrapScriptContent?: string;
   bootstrapScripts?: string[];
   bootstrapModules?: string[];
   nonce?: string;
@@ -92,6 +94,7 @@ export async function renderToHTMLStream(parts: HTMLParts, options: HTMLOptions)
   const { root, formState } = await pageOf(parts, options.clientModules);
   const box: PageBox = { page: pageElement(root as ReactNode, options) };
   const html = await renderFizz(createElement(BoxedPage, { box }) as any, {
+    bootstrapScriptContent: options.bootstrapScriptContent,
     bootstrapScripts: options.bootstrapScripts,
     bootstrapModules: options.bootstrapModules,
     nonce: options.nonce,

@@ -10,9 +10,11 @@
 // imports React's Flight client by its conditional name, the browser build
 // in the browser, and in the server's process the runtime's own, which loads
 // without webpack's globals (this module's functions never run there).
-import { Component, createElement, startTransition, useEffect, useLayoutEffect, useState, type ReactNode } from "react";
+import { Component, createElement, isValidElement, startTransition, useEffect, useLayoutEffect, useState, type ReactNode } from "react";
 import { createFromFetch, createTemporaryReferenceSet, encodeReply } from "react-server-dom-webpack/client";
 import { controlFlowOf } from "../serve/control-flow.ts";
+import { DEPLOYMENT_HEADER, OTHER_DEPLOYMENT_STATUS } from "../serve/deployment.ts";
+import { pageDeploymentId } from "./deployment.ts";
 import {
   addEntry,
   currentEntryKey,
@@ -61,9 +63,22 @@ interface Navigation {
 
 let pending: Navigation | null = null;
 
-const FLIGHT_REQUEST = { accept: "text/x-component", rsc: "1" };
+/** The headers of a request for Flight: with the page's build, which a server of another build refuses (../serve/deployment.ts). */
+function flightRequest(headers: Record<string, string>): Record<string, string> {
+  const id = pageDeploymentId();
+  return id === undefined ? headers : { ...headers, [DEPLOYMENT_HEADER]: id };
+}
 
 const isFlight = (response: Response) => response.headers.get("content-type")?.startsWith("text/x-component") ?? false;
+
+/** Whether an answer is another build's (a cache's, say): its pages need that build's client code, so they load as documents. */
+const fromOtherBuild = (response: Response) => {
+  const id = pageDeploymentId();
+  return id !== undefined && response.headers.get(DEPLOYMENT_HEADER) !== id;
+};
+
+/** A server function call was refused as coming from another build: the next navigation loads as a document. */
+let outdated = false;
 
 const sameDocument = (a: URL, b: URL) => a.pathname === b.pathname && a.search === b.search;
 
@@ -142,9 +157,10 @@ export async function refresh(): Promise<void> {
 /** Fetches the page at `url` and shows it; an answer that is not Flight (an error page, a file) loads as a document. */
 async function load(url: URL, entry: Page["entry"], scroll: Page["scroll"]): Promise<void> {
   const navigation = supersede();
+  if (outdated) return entry === "replace" ? location.replace(url) : location.assign(url);
   const { signal } = navigation.controller;
   try {
-    const response = await fetch(url, { headers: FLIGHT_REQUEST, signal });
+    const response = await fetch(url, { headers: flightRequest({ accept: "text/x-component", rsc: "1" }), signal });
     await showAnswer(response, url, entry, scroll, navigation);
   } catch {
     // The network failed, or the page's root did (its error row): the document the server answers shows why.
@@ -158,8 +174,8 @@ async function showAnswer(response: Response, url: URL, entry: Page["entry"], sc
   const target = response.redirected ? new URL(response.url) : url;
   if (response.redirected && target.hash === "") target.hash = url.hash;
   if (navigation.controller.signal.aborted) return;
-  // Another site's answer (a redirect there that allowed CORS) is never shown in this document.
-  if (!isFlight(response) || target.origin !== location.origin) return location.assign(target);
+  // Another site's answer (a redirect there that allowed CORS) is never shown in this document, nor another build's.
+  if (!isFlight(response) || target.origin !== location.origin || fromOtherBuild(response)) return location.assign(target);
   const root = (await createFromFetch(Promise.resolve(response), { callServer })) as ReactNode;
   if (navigation.controller.signal.aborted) return;
   navigation.page = { root, url: target, entry: response.redirected && entry === "current" ? "replace" : entry, scroll };
@@ -177,7 +193,7 @@ export async function callServer(id: string, args: unknown[]): Promise<unknown> 
   const temporaryReferences = createTemporaryReferenceSet();
   const body = await encodeReply(args, { temporaryReferences });
   const calledFrom = shownKey;
-  const response = await fetch(location.href, { method: "POST", headers: { accept: "text/x-component", "rsc-action-id": id }, body });
+  const response = await fetch(location.href, { method: "POST", headers: flightRequest({ accept: "text/x-component", "rsc-action-id": id }), body });
   if (response.redirected) {
     rememberScroll(shownKey);
     await showAnswer(response, new URL(response.url), "push", "top", supersede());
@@ -185,11 +201,28 @@ export async function callServer(id: string, args: unknown[]): Promise<unknown> 
   }
   // A function that threw still answers 200 (its error is in the payload), one that called notFound() 404 with
   // the not-found page: any other answer is the server refusing the call.
-  if (!response.ok && !isFlight(response)) throw new Error(`The server refused server function ${id}: ${response.status} ${await response.text()}`);
+  if (!response.ok && !isFlight(response)) throw await refused(id, response);
   const { root, returnValue } = (await createFromFetch(Promise.resolve(response), { callServer, temporaryReferences })) as ActionResponse;
   // After a navigation, the page re-rendered is no longer the one shown.
   if (shownKey === calledFrom) showRoot(root);
   return returnValue;
+}
+
+/**
+ * The error a refused call rejects with, which names the function and the
+ * status with its reason: "The server refused server function
+ * ./actions.ts#save (413 Content Too Large)." A refusal from a server of
+ * another build says the page is outdated, and the next navigation loads as
+ * a document.
+ */
+async function refused(id: string, response: Response): Promise<Error> {
+  const body = (await response.text()).trim();
+  // contrail's refusals say "<status> <reason>" (../serve/http.ts); another server's answer may be a whole page.
+  const status = body.startsWith(`${response.status} `) && body.length <= 64 && !body.includes("\n") ? body : `${response.status} ${response.statusText}`.trim();
+  const message = `The server refused server function ${id} (${status}).`;
+  if (response.status !== OTHER_DEPLOYMENT_STATUS || !response.headers.has(DEPLOYMENT_HEADER)) return new Error(message);
+  outdated = true;
+  return new Error(`${message} The app was updated since this page loaded: reload the page to use the new version.`);
 }
 
 /** Once a page shows: its history entry, then the scroll. */
@@ -255,7 +288,27 @@ function controlFlowAction(thrown: unknown, page: Page): (() => void) | null {
 /** The page the document was rendered with. */
 let documentPage: Page | null = null;
 
-/** Catches what controlFlowAction acts on; other errors go on up. */
+/**
+ * What the root shows for an error no boundary of the app caught (a server
+ * function call the server refused, a component that threw), where React
+ * would unmount the page and leave the document blank: the error's message
+ * and a link that loads the page again. A whole document in place of a
+ * page that is one (its root an <html> element, or not known yet).
+ */
+function failedPage(thrown: unknown, page: Page): ReactNode {
+  const message = thrown instanceof Error ? thrown.message : String(thrown);
+  const alert = createElement(
+    "div",
+    { role: "alert", id: "contrail-error" },
+    createElement("h1", null, "This page could not be shown"),
+    createElement("p", null, message),
+    createElement("p", null, createElement("a", { href: page.url.href }, "Reload the page")),
+  );
+  if (isValidElement(page.root) && page.root.type !== "html") return alert;
+  return createElement("html", null, createElement("head", null, createElement("title", null, "Error")), createElement("body", null, alert));
+}
+
+/** Acts on what controlFlowAction acts on; shows any other error the app did not catch (`failedPage`). */
 class ControlFlowBoundary extends Component<{ page: Page; children?: ReactNode }, BoundaryState> {
   state: BoundaryState = { page: this.props.page, error: null };
 
@@ -275,7 +328,7 @@ class ControlFlowBoundary extends Component<{ page: Page; children?: ReactNode }
     const { error } = this.state;
     if (error === null) return this.props.children;
     if (controlFlowAction(error.thrown, this.props.page)) return null;
-    throw error.thrown;
+    return failedPage(error.thrown, this.props.page);
   }
 }
 

@@ -36,6 +36,8 @@ export interface AppContext {
   assets: Record<string, Asset>;
   /** The app's folder of static files (absolute path), served at the site's root; none if absent. */
   publicDir?: string;
+  /** The build's identity, which its pages carry and their requests send back (./deployment.ts). */
+  deploymentId?: string;
   /** In development with hot updates: answers the open pages' `/_contrail/hot` requests (../bundle/hot-channel.ts). */
   hot?: (request: Request) => Promise<Response>;
   /** In development, the hosts answered besides IP addresses, `localhost` and `*.localhost` (./allowed-hosts.ts). */

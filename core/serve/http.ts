@@ -18,6 +18,7 @@ import { requestOrigin, requestURL } from "./origin.ts";
 import { ClientDisconnected, disconnectSignal } from "./disconnect.ts";
 import { soundRequest, unservedMethod } from "./request-url.ts";
 import { hostCheck } from "./allowed-hosts.ts";
+import { DEPLOYMENT_HEADER, fromOtherDeployment, OTHER_DEPLOYMENT_STATUS } from "./deployment.ts";
 import { RequestContext, runInRequestContext } from "./request-context.ts";
 import type { ClientManifest, RenderOptions, TemporaryReferenceSet } from "../flight/types.ts";
 
@@ -85,6 +86,7 @@ export interface Served<Req = Request> {
   flight: boolean;
   assets: Record<string, Asset>;
   hot: AppContext["hot"];
+  deploymentId: string | undefined;
   publicFolder: PublicFolder | null;
   compress: boolean;
   trustProxy: boolean;
@@ -140,6 +142,7 @@ export function resolveServeOptions<Req>(options: ServeOptions<Req>): Served<Req
     flight: flight ?? false,
     assets,
     hot: app?.hot,
+    deploymentId: app?.deploymentId,
     publicFolder: folder ? publicFolder(folder) : null,
     compress: compress ?? true,
     trustProxy: trustProxy ?? false,
@@ -248,6 +251,9 @@ async function renderedAnswer<Req>(
   response: PageResponse = { status: 200, headers: new Headers() },
 ): Promise<Answer> {
   const { served } = page;
+  // A navigation or call from another build's page: refused before anything runs (./deployment.ts).
+  if (fromOtherDeployment(page.request, served.deploymentId)) return refusal(OTHER_DEPLOYMENT_STATUS, { [DEPLOYMENT_HEADER]: served.deploymentId! });
+  if (served.deploymentId !== undefined) response.headers.set(DEPLOYMENT_HEADER, served.deploymentId);
   const outcome = await runServerFunction(page.request, requestOrigin(page.request, served.trustProxy), served.serverFunctions);
   if (outcome?.kind === "refused") return refusal(outcome.status);
   if (outcome?.kind === "form-failed") return errorDocumentResponse(served, served.renderOptions.onError!(outcome.error), outcome.error);
@@ -411,6 +417,7 @@ const REASONS: Record<number, string> = {
   400: "Bad Request",
   403: "Forbidden",
   404: "Not Found",
+  409: "Conflict",
   413: "Content Too Large",
   415: "Unsupported Media Type",
   500: "Internal Server Error",
@@ -421,9 +428,9 @@ const REASONS: Record<number, string> = {
  * status, and nothing about why; stored by no cache, so a hostile request
  * cannot make a shared cache answer others with it.
  */
-export function refusal(status: number): Response {
-  const headers = { "content-type": "text/plain; charset=utf-8", "cache-control": PRIVATE_CACHE_CONTROL };
-  return new Response(`${status} ${REASONS[status]}\n`, { status, headers });
+export function refusal(status: number, headers?: Record<string, string>): Response {
+  const all = { "content-type": "text/plain; charset=utf-8", "cache-control": PRIVATE_CACHE_CONTROL, ...headers };
+  return new Response(`${status} ${REASONS[status]}\n`, { status, headers: all });
 }
 
 /**
