@@ -8,6 +8,7 @@
 // are created, as under loadApp). The files under `/_contrail/` and those of
 // `public/` are the Worker's static assets (docs/workers.md), not the
 // handlers': the app hands over none.
+import { deploymentScript } from "../../core/html/deployment.ts";
 import { renderToHTMLStream, type HTMLOptions } from "../../core/html/index.ts";
 import { useServerFunctionsKey } from "../../core/flight/bound-arguments.ts";
 import { setCurrentApp } from "../../core/serve/app-context.ts";
@@ -20,7 +21,7 @@ export interface WorkerHandler<Env = unknown, Context = unknown> {
 
 export interface WorkerAppOptions extends Pick<HTMLOptions, "nonce" | "onError"> {
   /** The build's manifest.json. */
-  manifest: Pick<BuildManifest, "mode" | "clientManifest" | "bootstrap" | "stylesheets">;
+  manifest: Pick<BuildManifest, "mode" | "clientManifest" | "bootstrap" | "stylesheets" | "deploymentId">;
   /** The SSR bundle's exports (`import * as ssr from "./dist/workers/ssr/ssr.mjs"`). */
   ssr: { modules: Record<string, unknown> };
   /** The build's server-functions.key (imported as text); CONTRAIL_SERVER_FUNCTIONS_KEY, if set, wins. */
@@ -49,12 +50,15 @@ export function workerApp(options: WorkerAppOptions): WorkerHandler<any, any> {
     const mode = process.env.NODE_ENV === "production" ? "production" : "development";
     if (manifest.mode !== mode) throw new Error(`contrail: the build holds React's ${manifest.mode} build, but NODE_ENV says ${mode}: build again, or set NODE_ENV=${manifest.mode}.`);
     useServerFunctionsKey(process.env.CONTRAIL_SERVER_FUNCTIONS_KEY || key.trim());
-    const { bootstrap, stylesheets } = manifest;
+    const { bootstrap, stylesheets, deploymentId } = manifest;
+    // The page carries its build, which its navigations and calls send (a Worker of another version refuses them).
+    const bootstrapScriptContent = deploymentScript(deploymentId);
     setCurrentApp({
       clientManifest: manifest.clientManifest,
       html: (parts, { signal, url }) =>
-        renderToHTMLStream(parts, { clientModules: ssr.modules, bootstrapModules: [bootstrap], stylesheets, nonce, onError, signal, url }),
+        renderToHTMLStream(parts, { clientModules: ssr.modules, bootstrapScriptContent, bootstrapModules: [bootstrap], stylesheets, nonce, onError, signal, url }),
       assets: {},
+      deploymentId,
     });
     return (await server()).default;
   };
