@@ -16,12 +16,9 @@
 // the origin of a server that does not trust proxies. Without nginx the suite says so and
 // skips what needs it, unless CONTRAIL_REQUIRE_NGINX is set (.ci/run sets it).
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
-import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { get } from "node:http";
-import { connect, createServer, type AddressInfo, type Server } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { connect } from "node:net";
 import { PassThrough, type Readable } from "node:stream";
 import { createBrotliDecompress, createGunzip } from "node:zlib";
 import type { Browser, Page } from "playwright-core";
@@ -29,7 +26,8 @@ import { encodeReply } from "react-server-dom-webpack/client.edge";
 import { requestOrigin } from "../core/serve/origin.ts";
 import { launchBrowser } from "./support/browser.ts";
 import { hiddenFields } from "./support/bound-forms.ts";
-import { eventually, run, test } from "./support/harness.ts";
+import { run, test } from "./support/harness.ts";
+import { startNginx, withNginx } from "./support/nginx.ts";
 import { hostScriptCommand, startServerProcess, type ServerProcess } from "./support/server-process.ts";
 
 const runtime: string = (globalThis as any).Bun ? "bun" : (globalThis as any).Deno ? "deno" : "node";
@@ -115,22 +113,7 @@ test("requestOrigin: a forwarded host that is not one (a path, user, query, frag
 
 // --- through nginx -------------------------------------------------------------
 
-/** nginx's path: on PATH, or where Debian (/usr/sbin, not on a user's PATH) and Homebrew put it. */
-function findNginx(): string | null {
-  const folders = [...(process.env.PATH ?? "").split(":"), "/usr/sbin", "/usr/local/sbin", "/opt/homebrew/bin"];
-  return folders.map((folder) => join(folder, "nginx")).find((path) => path.startsWith("/") && existsSync(path)) ?? null;
-}
-
-const nginx = findNginx();
-if (nginx !== null) {
-  throughNginx(nginx);
-} else if (process.env.CONTRAIL_REQUIRE_NGINX) {
-  test("nginx is installed (CONTRAIL_REQUIRE_NGINX is set)", () => {
-    throw new Error("nginx is not on PATH nor in /usr/sbin: install it (Debian/Ubuntu: apt-get install nginx)");
-  });
-} else {
-  console.log("  skip the tests through nginx: nginx is not installed (Debian/Ubuntu: sudo apt-get install nginx; macOS: brew install nginx)");
-}
+withNginx(throughNginx);
 
 function throughNginx(nginx: string): void {
   const README_CONFIG = readFileSync(new URL("../examples/nginx.conf", import.meta.url), "utf8");
@@ -138,36 +121,20 @@ function throughNginx(nginx: string): void {
   // Both processes seal bound arguments with one key, as processes of one build do: a form one renders, the other opens.
   const env = { CONTRAIL_SERVER_FUNCTIONS_KEY: "the proxy suite's key" };
   const upstreams: Record<string, ServerProcess> = {};
-  let folder = "";
-  let proxy: ChildProcess | undefined;
+  let proxy: Awaited<ReturnType<typeof startNginx>> | undefined;
   // Where nginx listens: the README's server block as it is; the same block as it answers behind TLS; a proxy that sends Forwarded.
   const bases = { readme: "", tls: "", forwarded: "" };
   let browser: Browser | undefined;
-
-  const stopProxy = () => {
-    proxy?.kill();
-    if (folder) rmSync(folder, { recursive: true, force: true });
-  };
-  process.on("exit", stopProxy);
 
   test("nginx starts with the README's configuration, in front of this runtime's adapter and Hono on it", async () => {
     const script = new URL("./servers/proxied-app.ts", import.meta.url).pathname;
     const [own, hono] = await Promise.all([runtime, "hono"].map((adapter) => startServerProcess(hostScriptCommand(script, adapter), undefined, { env })));
     upstreams[runtime] = own;
     upstreams.hono = hono;
-    folder = mkdtempSync(join(tmpdir(), "contrail-proxy-"));
-    // The ports are free when asked, and taken by nginx a moment later: another process may take one between, so try again then.
-    for (let attempt = 1; ; attempt++) {
-      const [readme, tls, forwarded] = await freePorts(3);
-      const ports = { readme, tls, forwarded };
-      try {
-        proxy = await startNginx(nginx, folder, siteConfig([own, hono].map((server) => Number(new URL(server.base).port)), ports), Object.values(ports));
-        for (const [name, port] of Object.entries(ports)) bases[name as keyof typeof bases] = `http://127.0.0.1:${port}`;
-        break;
-      } catch (error) {
-        if (attempt === 3 || !String(error).includes("Address already in use")) throw error;
-      }
-    }
+    const upstreamPorts = [own, hono].map((server) => Number(new URL(server.base).port));
+    proxy = await startNginx(nginx, 3, (_folder, [readme, tls, forwarded]) => siteConfig(upstreamPorts, { readme, tls, forwarded }));
+    const [readme, tls, forwarded] = proxy.ports.map((port) => `http://127.0.0.1:${port}`);
+    Object.assign(bases, { readme, tls, forwarded });
     browser = await launchBrowser();
   });
 
@@ -407,26 +374,10 @@ function throughNginx(nginx: string): void {
 
   test("stop nginx, the servers and the browser; nginx's folder is removed", async () => {
     await browser?.close();
-    const exited = new Promise((resolve) => proxy!.once("exit", resolve));
-    proxy!.kill();
-    await exited;
-    stopProxy();
-    ok(!existsSync(folder));
+    await proxy!.stop();
+    ok(!existsSync(proxy!.folder));
     for (const server of Object.values(upstreams)) server.stop();
   });
-
-  /** Ports free on loopback a moment ago. */
-  async function freePorts(count: number): Promise<number[]> {
-    const servers = await Promise.all(
-      Array.from({ length: count }, () => new Promise<Server>((resolve) => {
-        const server = createServer();
-        server.listen(0, "127.0.0.1", () => resolve(server));
-      })),
-    );
-    const ports = servers.map((server) => (server.address() as AddressInfo).port);
-    await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
-    return ports;
-  }
 
   /** `text` with `from`, which it must hold once (an edit of examples/nginx.conf that moves it fails here, not silently), replaced by `to`. */
   function replaceOnce(text: string, from: string, to: string): string {
@@ -453,43 +404,6 @@ function throughNginx(nginx: string): void {
     }
 }`;
     return [replaceOnce(config, "listen 80;", `listen 127.0.0.1:${ports.readme};`), tls, forwarded].join("\n");
-  }
-
-  /**
-   * nginx as one unprivileged process (no master, no daemon) with its
-   * configuration, logs, pid and temporary files in `folder`; resolves once it
-   * accepts connections on every port.
-   */
-  async function startNginx(nginx: string, folder: string, site: string, ports: number[]): Promise<ChildProcess> {
-    const temporary = ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map((kind) => `    ${kind}_temp_path ${join(folder, kind)};`);
-    const log = join(folder, "error.log");
-    const config = [
-      "master_process off;",
-      `pid ${join(folder, "nginx.pid")};`,
-      `error_log ${log} warn;`,
-      "events { worker_connections 256; }",
-      "http {",
-      "    access_log off;",
-      ...temporary,
-      site,
-      "}",
-    ].join("\n");
-    writeFileSync(join(folder, "nginx.conf"), config);
-    const child = spawn(nginx, ["-p", folder + "/", "-e", log, "-c", join(folder, "nginx.conf"), "-g", "daemon off;"], { stdio: ["ignore", "inherit", "inherit"] });
-    let exit: string | null = null;
-    child.once("exit", (code, signal) => void (exit = `nginx exited (${code ?? signal}): ${existsSync(log) ? readFileSync(log, "utf8") : ""}`));
-    const accepts = (port: number) =>
-      new Promise<boolean>((resolve) => {
-        const socket = connect(port, "127.0.0.1", () => (socket.destroy(), resolve(true)));
-        socket.on("error", () => resolve(false));
-      });
-    for (const port of ports) {
-      await eventually(async () => {
-        if (exit !== null) throw new Error(exit);
-        return accepts(port);
-      }, `nginx accepting connections on ${port}`);
-    }
-    return child;
   }
 }
 
