@@ -53,7 +53,7 @@ async function buildFor(host: string): Promise<void> {
 // --- the gate: requests the fixture's pages make, answered when the test says --
 
 interface Held {
-  what: string;
+  /** The process whose page waits. */
   pid: string;
   open(): void;
 }
@@ -66,7 +66,7 @@ const gate = createServer((request: IncomingMessage, response: ServerResponse) =
   const query = new URL(request.url!, "http://gate").searchParams;
   const open = () => response.end("open");
   if (openByItself) return void setTimeout(open, Math.random() * 20);
-  held.push({ what: query.get("what")!, pid: query.get("pid")!, open });
+  held.push({ pid: query.get("pid")!, open });
   arrived();
 });
 await new Promise<void>((resolve) => gate.listen(0, "127.0.0.1", resolve));
@@ -236,26 +236,30 @@ test(`serve.${runtime}.ts: a stream that never ends is cut at CONTRAIL_SHUTDOWN_
   held.splice(0);
 });
 
-test(`${runtime === "deno" ? "deno serve --parallel" : `cluster.${runtime}.ts`}: SIGTERM to the launcher drains every process, and it exits after them`, async () => {
-  const host = `serve.${runtime}.ts`;
-  await buildFor(host);
-  const port = String(await freePort());
-  // In development each process bundles the app at start: several need a key they share.
-  const env = { PORT: port, WORKERS: "2", DENO_JOBS: "2", SHUTDOWN_GATE: gateURL, ...(production ? {} : { CONTRAIL_SERVER_FUNCTIONS_KEY: "the suite's key" }) };
-  const command = runtime === "deno" ? hostCommand(docsFile(host), port, "--parallel") : [process.execPath, docsFile(`cluster.${runtime}.ts`), docsFile(host)];
-  const server = await startServerProcess(command, fixture, { env, group: true, listening: runtime === "deno" ? 1 : 2 });
-  const exit = exited(server);
-  const streams = Array.from({ length: 4 }, () => new Connection(server.base).get("/"));
-  await Promise.all(streams.map((stream) => stream.text("loading")));
-  await heldAt(4);
-  process.kill(server.child.pid!, "SIGTERM");
-  await eventually(() => refuses(server.base), "new connections refused after SIGTERM");
-  strictEqual(server.child.exitCode, null, "the launcher waits for its processes");
-  openGates();
-  for (const stream of streams) ok(streamedWhole(await stream.answer), "every stream ended whole");
-  strictEqual(await exit, 0);
-  server.stop();
-});
+// Each runtime's way of one process per core (Bun's node:cluster too).
+const LAUNCHERS = { bun: ["cluster.bun.ts", "cluster.node.ts"], node: ["cluster.node.ts"], deno: ["deno serve --parallel"] }[runtime]!;
+for (const launcher of LAUNCHERS) {
+  test(`${launcher}: SIGTERM to the launcher drains every process, and it exits after them`, async () => {
+    const host = `serve.${runtime}.ts`;
+    await buildFor(host);
+    const port = String(await freePort());
+    // In development each process bundles the app at start: several need a key they share.
+    const env = { PORT: port, WORKERS: "2", DENO_JOBS: "2", SHUTDOWN_GATE: gateURL, ...(production ? {} : { CONTRAIL_SERVER_FUNCTIONS_KEY: "the suite's key" }) };
+    const command = runtime === "deno" ? hostCommand(docsFile(host), port, "--parallel") : [process.execPath, docsFile(launcher), docsFile(host)];
+    const server = await startServerProcess(command, fixture, { env, group: true, listening: runtime === "deno" ? 1 : 2 });
+    const exit = exited(server);
+    const streams = Array.from({ length: 4 }, () => new Connection(server.base).get("/"));
+    await Promise.all(streams.map((stream) => stream.text("loading")));
+    await heldAt(4);
+    process.kill(server.child.pid!, "SIGTERM");
+    await eventually(() => refuses(server.base), "new connections refused after SIGTERM");
+    strictEqual(server.child.exitCode, null, "the launcher waits for its processes");
+    openGates();
+    for (const stream of streams) ok(streamedWhole(await stream.answer), "every stream ended whole");
+    strictEqual(await exit, 0);
+    server.stop();
+  });
+}
 
 // --- a rolling restart behind nginx ----------------------------------------------
 
