@@ -59,7 +59,6 @@ interface Held {
 }
 
 const held: Held[] = [];
-let arrived = () => {};
 /** When set, each gate opens by itself a moment after it is reached (the load's pages). */
 let openByItself = false;
 const gate = createServer((request: IncomingMessage, response: ServerResponse) => {
@@ -67,14 +66,20 @@ const gate = createServer((request: IncomingMessage, response: ServerResponse) =
   const open = () => response.end("open");
   if (openByItself) return void setTimeout(open, Math.random() * 20);
   held.push({ pid: query.get("pid")!, open });
-  arrived();
 });
 await new Promise<void>((resolve) => gate.listen(0, "127.0.0.1", resolve));
 const gateURL = `http://127.0.0.1:${(gate.address() as { port: number }).port}/gate`;
 
 /** Resolves once `count` gates matching `which` are held. */
-async function heldAt(count: number, which: (gate: Held) => boolean = () => true): Promise<void> {
-  while (held.filter(which).length < count) await new Promise<void>((resolve) => (arrived = resolve));
+function heldAt(count: number, which: (gate: Held) => boolean = () => true): Promise<void> {
+  return eventually(async () => held.filter(which).length >= count, `${count} pages at the gate`);
+}
+
+/** `promise`, or an error after `seconds`: a bound for a hang, far past what a loaded machine needs. */
+function bounded<T>(promise: Promise<T>, what: string, seconds = 60): Promise<T> {
+  let timer: ReturnType<typeof setTimeout>;
+  const hang = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: not after ${seconds} s`)), seconds * 1000)));
+  return Promise.race([promise, hang]).finally(() => clearTimeout(timer));
 }
 
 function openGates(): void {
@@ -93,7 +98,7 @@ interface Answer {
 
 interface Pending {
   answer: Answer;
-  seen: { text: string; resolve: () => void }[];
+  seen: { text: string; resolve: () => void; reject: (error: Error) => void }[];
   resolve(answer: Answer): void;
 }
 
@@ -117,10 +122,16 @@ class Connection {
       this.parse();
     });
     this.socket.on("error", () => {});
-    this.closed = new Promise((resolve) => this.socket.once("close", () => (this.pending?.resolve(this.pending.answer), resolve())));
+    this.closed = new Promise((resolve) =>
+      this.socket.once("close", () => {
+        for (const { text, reject } of this.pending?.seen ?? []) reject(new Error(`the connection closed before ${JSON.stringify(text)} came`));
+        this.pending?.resolve(this.pending.answer);
+        resolve();
+      }),
+    );
   }
 
-  /** Sends a GET for `path`; `text(t)` resolves once the body holds `t`. */
+  /** Sends a GET for `path`; `text(t)` resolves once the body holds `t` (rejects if the connection closes first). */
   get(path: string): { text(wanted: string): Promise<void>; answer: Promise<Answer> } {
     const answer: Answer = { status: 0, headers: {}, body: "", complete: false };
     let resolve!: (answer: Answer) => void;
@@ -128,8 +139,9 @@ class Connection {
     const pending: Pending = { answer, seen: [], resolve: (answer) => ((this.pending = null), resolve(answer)) };
     this.pending = pending;
     this.socket.write(`GET ${path} HTTP/1.1\r\nHost: ${this.socket.remoteAddress ?? "127.0.0.1"}\r\nAccept: text/html\r\n\r\n`);
-    const text = (wanted: string) => new Promise<void>((seen) => (answer.body.includes(wanted) ? seen() : pending.seen.push({ text: wanted, resolve: seen })));
-    return { text, answer: done };
+    const text = (wanted: string) =>
+      new Promise<void>((resolve, reject) => (answer.body.includes(wanted) ? resolve() : pending.seen.push({ text: wanted, resolve, reject })));
+    return { text: (wanted) => bounded(text(wanted), `${path}: ${JSON.stringify(wanted)}`), answer: bounded(done, `${path}: its answer`) };
   }
 
   private parse(): void {
@@ -178,7 +190,7 @@ function refuses(base: string): Promise<boolean> {
 }
 
 const exited = (server: ServerProcess) =>
-  new Promise<number | null>((resolve) => (server.child.exitCode !== null ? resolve(server.child.exitCode) : server.child.once("exit", (code) => resolve(code))));
+  bounded(new Promise<number | null>((resolve) => (server.child.exitCode !== null ? resolve(server.child.exitCode) : server.child.once("exit", (code) => resolve(code)))), "the process's exit");
 
 const streamedWhole = (answer: Answer) => answer.status === 200 && answer.complete && answer.body.includes("released") && answer.body.trimEnd().endsWith("</html>");
 
@@ -236,15 +248,15 @@ test(`serve.${runtime}.ts: a stream that never ends is cut at CONTRAIL_SHUTDOWN_
   held.splice(0);
 });
 
-// Each runtime's way of one process per core (Bun's node:cluster too).
+// Each runtime's way of one process per core (Bun's node:cluster too), for production builds.
 const LAUNCHERS = { bun: ["cluster.bun.ts", "cluster.node.ts"], node: ["cluster.node.ts"], deno: ["deno serve --parallel"] }[runtime]!;
-for (const launcher of LAUNCHERS) {
+if (!production) test("the cluster launchers", () => console.log("       (development: each process bundles the app at start; several processes are for production builds: skipped)"));
+for (const launcher of production ? LAUNCHERS : []) {
   test(`${launcher}: SIGTERM to the launcher drains every process, and it exits after them`, async () => {
     const host = `serve.${runtime}.ts`;
     await buildFor(host);
     const port = String(await freePort());
-    // In development each process bundles the app at start: several need a key they share.
-    const env = { PORT: port, WORKERS: "2", DENO_JOBS: "2", SHUTDOWN_GATE: gateURL, ...(production ? {} : { CONTRAIL_SERVER_FUNCTIONS_KEY: "the suite's key" }) };
+    const env = { PORT: port, WORKERS: "2", DENO_JOBS: "2", SHUTDOWN_GATE: gateURL };
     const command = runtime === "deno" ? hostCommand(docsFile(host), port, "--parallel") : [process.execPath, docsFile(launcher), docsFile(host)];
     const server = await startServerProcess(command, fixture, { env, group: true, listening: runtime === "deno" ? 1 : 2 });
     const exit = exited(server);
