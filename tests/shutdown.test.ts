@@ -334,7 +334,10 @@ if (!production) {
     } finally {
       loading = false;
       await Promise.all(clients);
+      // Gone before its folder goes: nginx makes its temporary folders as it works.
+      const stopped = new Promise((resolve) => proxy.once("exit", resolve));
       proxy.kill();
+      await stopped;
       for (const backend of backends) backend.stop();
       rmSync(folder, { recursive: true, force: true });
       openByItself = false;
