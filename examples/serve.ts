@@ -1,8 +1,10 @@
 // The demo: the same app served with HTML (payload inlined, hydrated in the
 // browser) or Flight (Accept: text/x-component, or RSC: 1), on Bun
 // (`npm start`), Deno (`npm run start:deno`) or Node 24 (`npm run start:node`).
-// PORT and HOST choose where it listens (default 127.0.0.1:3000).
+// PORT and HOST choose where it listens (default 127.0.0.1:3000); SIGTERM
+// or SIGINT lets the pages in flight finish, then exits.
 import { loadApp } from "../core/bundle/app.ts";
+import { shutdownOnSignals } from "../core/serve/shutdown.ts";
 
 // The server graph: app/server.tsx and everything it imports, bundled with the react-server condition;
 // examples/public/ is served at the site's root.
@@ -15,10 +17,12 @@ const announce = (listening: number) => {
   console.log(`contrail demo: http://${hostname}:${listening}/`);
 };
 if ((globalThis as any).Bun) {
-  announce((globalThis as any).Bun.serve({ port, hostname, fetch: app.fetch }).port);
+  const server = (globalThis as any).Bun.serve({ port, hostname, fetch: app.fetch });
+  announce(server.port);
+  shutdownOnSignals(server);
 } else if ((globalThis as any).Deno) {
-  (globalThis as any).Deno.serve({ port, hostname, onListen: ({ port }: { port: number }) => announce(port) }, app.fetch);
+  shutdownOnSignals((globalThis as any).Deno.serve({ port, hostname, onListen: ({ port }: { port: number }) => announce(port) }, app.fetch));
 } else {
   const { serve } = await import("@hono/node-server");
-  serve({ fetch: app.fetch, port, hostname }, (info) => announce(info.port));
+  shutdownOnSignals(serve({ fetch: app.fetch, port, hostname }, (info) => announce(info.port)));
 }

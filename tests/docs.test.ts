@@ -2,9 +2,10 @@
 // every anchor a heading of it (as GitHub names headings), a file shown in
 // two guides reads the same in both, and the README's smallest app is made
 // of files the package and production suites install from the tarball.
-import { deepStrictEqual, ok } from "node:assert/strict";
+import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, normalize } from "node:path";
+import { readDockerfile } from "./support/dockerfile.ts";
 import { run, test } from "./support/harness.ts";
 import { APP_FILES, HONO_FILES, HOST_FILES, guides, namedBlocks, readmeFiles } from "./support/user-project.ts";
 
@@ -71,6 +72,28 @@ test("the proxies guide shows examples/nginx.conf as it is (tests/proxy.test.ts 
   const root = new URL("..", import.meta.url);
   const config = readFileSync(new URL("examples/nginx.conf", root), "utf8");
   ok(readFileSync(new URL("docs/proxies.md", root), "utf8").includes("```nginx\n" + config + "```"), "docs/proxies.md's nginx block differs from examples/nginx.conf");
+});
+
+test("examples/Dockerfile.*: the runtime's official image, a lockfile install, a production build without its key, a non-root user, HOST=0.0.0.0, EXPOSE, HEALTHCHECK, STOPSIGNAL SIGTERM (tests/package.test.ts runs them)", () => {
+  const images: Record<string, RegExp> = { node: /^node:24-slim$/, bun: /^oven\/bun:[\d.]+$/, deno: /^denoland\/deno:[\d.]+$/ };
+  for (const [runtime, image] of Object.entries(images)) {
+    const file = `examples/Dockerfile.${runtime}`;
+    const dockerfile = readDockerfile(join(root, file));
+    ok(image.test(dockerfile.all("FROM")[0]), `${file}: FROM ${dockerfile.all("FROM")[0]}`);
+    const user = dockerfile.all("USER").at(-1);
+    ok(user && user !== "root" && user !== "0", `${file} runs as a non-root user`);
+    const runs = dockerfile.all("RUN").join("\n");
+    ok(/npm ci|--frozen/.test(runs), `${file} installs from the lockfile`);
+    ok(runs.includes(`contrail build app/server.${runtime}.tsx`) || runs.includes(`contrail.js build app/server.${runtime}.tsx`), `${file} builds the app`);
+    ok(runs.includes(`rm dist/${runtime}/server-functions.key`), `${file} leaves the build's key out of the image`);
+    strictEqual(dockerfile.env.NODE_ENV, "production", file);
+    strictEqual(dockerfile.env.HOST, "0.0.0.0", file);
+    deepStrictEqual(dockerfile.all("EXPOSE"), [dockerfile.env.PORT], `${file} exposes PORT`);
+    ok(dockerfile.healthcheck.length > 0, `${file} has a HEALTHCHECK`);
+    deepStrictEqual(dockerfile.all("STOPSIGNAL"), ["SIGTERM"], file);
+    ok(!/CONTRAIL_SERVER_FUNCTIONS_KEY/.test(JSON.stringify(dockerfile.env)), `${file} sets no key`);
+    ok(all.get("docs/deploy.md")!.includes(`Dockerfile.${runtime}`), `docs/deploy.md names ${file}`);
+  }
 });
 
 await run("docs");

@@ -10,15 +10,18 @@
 // then a client component and its CSS from a package in node_modules join
 // the page.
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
-import { execFileSync } from "node:child_process";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { launchBrowser } from "./support/browser.ts";
 import { run, test } from "./support/harness.ts";
+import { readDockerfile, runDockerBuild } from "./support/dockerfile.ts";
+import { freePort } from "./support/free-port.ts";
 import { startServerProcess } from "./support/server-process.ts";
-import { APP_FILES, HONO_FILES, HOST_FILES, collectProblems, hostCommand, hydrated, packedProject, postComment, production, readmeFiles, runtime, type UserProject } from "./support/user-project.ts";
+import { APP_FILES, HONO_FILES, HOST_FILES, binary, collectProblems, hostCommand, hydrated, packedProject, postComment, production, readmeFiles, runtime, type UserProject } from "./support/user-project.ts";
 
 let project: UserProject;
 let browser: Browser;
@@ -227,6 +230,47 @@ test(`the README's ${runtime} app: styles, assets, public/, statuses, navigation
 });
 
 test(`the README's Hono app on ${runtime}: the same`, () => checkApp("serve.hono.ts", production ? undefined : checkHotUpdates));
+
+// No container engine runs here: the Dockerfile's build runs in a folder standing for the image.
+test(`examples/Dockerfile.${runtime}: built in a clean folder from the tarball, it serves the app with the key from the environment and drains on its STOPSIGNAL`, async () => {
+  if (!production) return console.log("       (development: an image holds a production build: skipped)");
+  const dockerfile = readDockerfile(new URL(`../examples/Dockerfile.${runtime}`, import.meta.url).pathname);
+  const context = mkdtempSync(join(tmpdir(), "contrail-docker-context-"));
+  const image = mkdtempSync(join(tmpdir(), "contrail-docker-image-"));
+  try {
+    // The app as its repository holds it, with this runtime's lockfile; .dockerignore leaves out node_modules and dist.
+    const ignored = /\/(node_modules|dist|posts\.json)$/;
+    cpSync(project.dir, context, { recursive: true, filter: (source) => !ignored.test(source) });
+    if (runtime === "bun") execFileSync(binary("bun"), ["install", "--lockfile-only"], { cwd: context, stdio: "ignore" });
+    if (runtime === "deno") execFileSync(binary("deno"), ["install"], { cwd: context, stdio: "ignore" });
+    rmSync(join(context, "node_modules"), { recursive: true, force: true });
+    // The tarball comes with package.json, as a registry would give the package. Deno 2.9 installs a
+    // package tarball as a link to the file: there npm installs it (a registry's contrail installs as written).
+    const bin = join(new URL("..", import.meta.url).pathname, "node_modules/.bin");
+    const instead = { "deno install --frozen": "npm install --prefer-offline --no-audit --no-fund --silent" };
+    const built = runDockerBuild(dockerfile, context, image, bin, [project.tarball], instead);
+    ok(/new server functions key[\s\S]*CONTRAIL_SERVER_FUNCTIONS_KEY[\s\S]*openssl rand -base64 32/.test(built), "contrail build says a new key breaks open forms, and how to keep one: " + built);
+    ok(!existsSync(join(image, `dist/${runtime}/server-functions.key`)), "no key in the image");
+
+    const env = { ...dockerfile.env, PATH: `${bin}:${process.env.PATH}`, PORT: String(await freePort()) };
+    const keyless = spawnSync(dockerfile.cmd[0], dockerfile.cmd.slice(1), { cwd: image, env: { ...process.env, ...env, CONTRAIL_SERVER_FUNCTIONS_KEY: "" }, encoding: "utf8", timeout: 60_000 });
+    ok(keyless.status !== 0 && keyless.stderr.includes("CONTRAIL_SERVER_FUNCTIONS_KEY"), "without a key it stops at start, naming the variable: " + keyless.stderr);
+    const server = await startServerProcess(dockerfile.cmd, image, { env: { ...env, CONTRAIL_SERVER_FUNCTIONS_KEY: "the key from the secret store" } });
+    try {
+      const health = spawnSync(dockerfile.healthcheck[0], dockerfile.healthcheck.slice(1), { cwd: image, env: { ...process.env, ...env }, timeout: 30_000 });
+      strictEqual(health.status, 0, "HEALTHCHECK passes");
+      await checkHTTP(server.base);
+      const exit = new Promise((resolve) => server.child.once("exit", resolve));
+      process.kill(server.child.pid!, dockerfile.all("STOPSIGNAL")[0] as NodeJS.Signals);
+      strictEqual(await exit, 0, "drains and exits 0 on its STOPSIGNAL");
+    } finally {
+      server.stop();
+    }
+  } finally {
+    rmSync(context, { recursive: true, force: true });
+    rmSync(image, { recursive: true, force: true });
+  }
+});
 
 test('a "use client" component and its stylesheet from a package in node_modules', async () => {
   // A published component library: plain JavaScript, its own "use client", its own CSS.

@@ -7,21 +7,46 @@
 import cluster from "node:cluster";
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { useServerFunctionsKey } from "../flight/bound-arguments.ts";
 
 /** The key's file in a build's folder. */
 export const KEY_FILE = "server-functions.key";
 
-/** Writes a new key into `outdir`, unless it holds one already (a rebuild keeps the forms already sent valid). */
+/** How to make a key, for the messages below. */
+const MAKE_A_KEY = "make one with `openssl rand -base64 32` or `node -e \"console.log(crypto.randomBytes(32).toString('base64'))\"`";
+
+/**
+ * Writes a new key into `outdir`, unless it holds one already (a rebuild
+ * keeps the forms already sent valid). A production build that makes one
+ * without CONTRAIL_SERVER_FUNCTIONS_KEY says on stderr what that costs: a
+ * build from a clean checkout or image (CI, a container) makes a new key
+ * every deploy, and the forms open in browsers stop working.
+ */
 export function writeKeyFile(outdir: string): void {
   const file = join(outdir, KEY_FILE);
-  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString("base64url") + "\n", { mode: 0o600 });
+  if (existsSync(file)) return;
+  writeFileSync(file, randomBytes(32).toString("base64url") + "\n", { mode: 0o600 });
+  if (process.env.NODE_ENV !== "production" || process.env.CONTRAIL_SERVER_FUNCTIONS_KEY) return;
+  console.warn(
+    `contrail: warning: made a new server functions key, ${relative(process.cwd(), file)}. A build from a clean checkout or image (CI, a container) ` +
+      "makes another one, so after the next deploy the forms open in browsers (their sealed bound arguments) are refused. " +
+      `Keep one key for every deploy: store it in your secret store and give every process CONTRAIL_SERVER_FUNCTIONS_KEY ` +
+      `(it overrides this file; ${MAKE_A_KEY}); see docs/deploy.md.`,
+  );
 }
 
 /** Seals with the environment's key, else the one of the build in `outdir`. */
 export function useBuildKey(outdir: string): void {
-  useServerFunctionsKey(process.env.CONTRAIL_SERVER_FUNCTIONS_KEY || readFileSync(join(outdir, KEY_FILE), "utf8").trim());
+  const file = join(outdir, KEY_FILE);
+  const key = process.env.CONTRAIL_SERVER_FUNCTIONS_KEY || (existsSync(file) ? readFileSync(file, "utf8").trim() : "");
+  if (!key) {
+    throw new Error(
+      `contrail: no server functions key: CONTRAIL_SERVER_FUNCTIONS_KEY is not set and the build has no ${KEY_FILE} ` +
+        `(an image leaves it out). Give the process the key every deploy shares, from your secret store (${MAKE_A_KEY}).`,
+    );
+  }
+  useServerFunctionsKey(key);
 }
 
 /** Whether this process is one of several serving the same port: a node:cluster worker, or a worker of `deno serve --parallel`. */
