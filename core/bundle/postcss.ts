@@ -96,7 +96,8 @@ async function loadPostcss(root: string, config: Config): Promise<Postcss> {
 /** What the config file exports (its default export; a function is called as postcss-load-config does), or package.json's "postcss". */
 async function readConfig(root: string, config: Config): Promise<any> {
   if (basename(config.path) === "package.json") return JSON.parse(config.stamp).postcss;
-  // Imported again once edited.
+  // Imported again once edited: a URL of its own for the module maps, and out of require's cache, by which Bun and CommonJS know a file.
+  delete createRequire(config.path).cache[config.path];
   const module = await import(`${pathToFileURL(config.path).href}?${encodeURIComponent(config.stamp)}`);
   const exported = module.default ?? module;
   return typeof exported === "function" ? exported({ env: process.env.NODE_ENV, cwd: root }) : exported;
