@@ -8,7 +8,7 @@
 // checks the first paint is styled, links navigate without a document
 // request, back and forward work, both forms post with JavaScript on and off;
 // then a client component and its CSS from a package in node_modules join
-// the page.
+// the page; Tailwind CSS through PostCSS.
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -377,6 +377,55 @@ test("the README's app with Radix Themes from npm hydrates at every size, on its
       server.stop();
       rmSync(join(project.dir, "posts.json"), { force: true });
     }
+  }
+});
+
+// Tailwind CSS v4 from npm, set up as docs/pages.md says (its install
+// command, postcss.config.mjs, `@import "tailwindcss"`, a CSS module with
+// `@apply`): the page is styled by utilities of a server component and the
+// module, the stylesheet holds no utility the app does not use, and in
+// development a class added to a component shows in the open page.
+test("the README's app with Tailwind CSS, set up as docs/pages.md says", async () => {
+  const docs = readFileSync(new URL("../docs/pages.md", import.meta.url), "utf8");
+  const install = "npm install tailwindcss @tailwindcss/postcss postcss";
+  ok(docs.includes("```sh\n" + install + "\n```"), "docs/pages.md shows " + install);
+  const versions = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).devDependencies;
+  const packages = install.split(" ").slice(2).map((name) => `${name}@${versions[name]}`);
+  execFileSync("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--silent", ...packages], { cwd: project.dir, stdio: ["ignore", "ignore", "inherit"] });
+  const readme = readmeFiles();
+  project.write("postcss.config.mjs", readme.get("postcss.config.mjs")!);
+  project.write("app/Card.module.css", readme.get("app/Card.module.css")!);
+  project.write("app/app.css", '@import "tailwindcss";\n' + readme.get("app/app.css")!);
+  // As the docs advise: the build folder is left out of Tailwind's scan.
+  project.write(".gitignore", "node_modules/\ndist/\n");
+  const layout = 'import card from "./Card.module.css";\n' + replaceOnce(replaceOnce(readme.get("app/Layout.tsx")!, "<nav>", '<nav className="font-bold text-[rgb(5,150,105)]">'), "<main>", "<main className={card.card}>");
+  project.write("app/Layout.tsx", layout);
+  project.write("app/pages.tsx", readme.get("app/pages.tsx")!);
+  if (production) project.buildFor(`serve.${runtime}.ts`);
+  const server = await startServerProcess(hostCommand(`serve.${runtime}.ts`), project.dir);
+  try {
+    const html = await (await fetch(server.base + "/")).text();
+    const stylesheet = await (await fetch(server.base + /<link rel="stylesheet" href="(\/_contrail\/[^"]+\.css)"/.exec(html)![1])).text();
+    const compact = stylesheet.replace(/\s/g, "");
+    ok(compact.includes(".font-bold{"), "a utility the app uses");
+    const stray = /\.(?:table|transform|inline)\{/.exec(compact)?.[0];
+    ok(stray === undefined, `no utility the app does not use: ${stray}`);
+    const page = await browser.newPage();
+    const problems = collectProblems(page);
+    await page.goto(server.base + "/");
+    const style = (selector: string, property: string) => page.locator(selector).evaluate((node, property) => getComputedStyle(node).getPropertyValue(property), property);
+    strictEqual(await style("nav", "color"), "rgb(5, 150, 105)", "a server component's utility");
+    strictEqual(await style("main", "border-top-left-radius"), "8px", "the CSS module's @apply");
+    strictEqual(await style("body", "background-color"), "rgb(248, 250, 252)", "the app's own CSS after Tailwind's");
+    if (!production) {
+      await hydrated(page);
+      project.write("app/Layout.tsx", replaceOnce(layout, "font-bold", "font-bold bg-[rgb(1,2,3)]"));
+      await page.waitForFunction(() => getComputedStyle(document.querySelector("nav")!).backgroundColor === "rgb(1, 2, 3)");
+    }
+    strictEqual(problems.length, 0, problems.join("\n"));
+    await page.close();
+  } finally {
+    server.stop();
   }
 });
 

@@ -23,7 +23,7 @@ export function guides(): Map<string, string> {
 
 /** A guide's code blocks whose first line names a file in a comment (`// app/x.tsx: ...`, or CSS's, SVG's or a text file's comment): [block, file, body]. */
 export function namedBlocks(text: string) {
-  return text.matchAll(/```(?:tsx?|css|svg|txt)\n(?:\/\/|\/\*|<!--|#) ([\w./-]+):[^\n]*\n([\s\S]*?)```/g);
+  return text.matchAll(/```(?:[jt]sx?|css|svg|txt)\n(?:\/\/|\/\*|<!--|#) ([\w./-]+):[^\n]*\n([\s\S]*?)```/g);
 }
 
 /** The guides' named code blocks' bodies, by file. A file shown in two places must read the same in both. */
