@@ -15,6 +15,7 @@ import { join } from "node:path";
 import { launchBrowser } from "./support/browser.ts";
 import { eventually, run, test } from "./support/harness.ts";
 import { hostScriptCommand, startServerProcess } from "./support/server-process.ts";
+import { readmeFiles } from "./support/user-project.ts";
 import { build } from "../core/bundle/build.ts";
 import { bundleStylesheet, cssStandIn } from "../core/bundle/styles.ts";
 
@@ -140,6 +141,7 @@ test("Tailwind CSS v4 as its docs set it up: the used utilities and no other, @a
   const app = appCopy("postcss");
   return inFolder(app.folder, async () => {
     try {
+      strictEqual(readFileSync(app.path("postcss.config.mjs"), "utf8"), readmeFiles().get("postcss.config.mjs"), "the fixture's config is the one docs/pages.md shows");
       const files = [app.path("app.css"), app.path("Badge.module.css")];
       const badge = /badge: ?"(\w+)"/.exec(await cssStandIn(app.folder, app.path("Badge.module.css")))![1];
       const first = await bundleStylesheet(app.folder, files);

@@ -65,7 +65,8 @@ async function loadPostcss(root: string, config: Config): Promise<Postcss> {
     let path: string;
     try {
       path = require.resolve(specifier);
-    } catch {
+    } catch (error) {
+      if ((error as { code?: string }).code !== "MODULE_NOT_FOUND") throw error;
       throw new Error(`contrail: ${name} ${what}, which is not installed in ${root}: npm install ${specifier}`);
     }
     const module = await import(pathToFileURL(path).href);
