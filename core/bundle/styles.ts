@@ -29,7 +29,7 @@ function tailwindSetup(postcss: Postcss | undefined, root: string): string {
   const config = postcss
     ? `${relative(root, postcss.config)} does not name its PostCSS plugin: add ${plugin} to its plugins`
     : `add postcss.config.mjs beside package.json: export default { plugins: { ${plugin} } };`;
-  return `"tailwindcss" is compiled by Tailwind CSS's PostCSS plugin: install it (npm install tailwindcss @tailwindcss/postcss postcss), and ${config} (docs/pages.md, "Stylesheets: PostCSS and Tailwind CSS")`;
+  return `Tailwind CSS's PostCSS plugin compiles it: install Tailwind (npm install tailwindcss @tailwindcss/postcss postcss) and ${config} (docs/pages.md, "Stylesheets: PostCSS and Tailwind CSS")`;
 }
 
 /** A PostCSS plugin's error as esbuild reports it: at its line in the file (PostCSS's CssSyntaxError), or at the file. */
