@@ -75,6 +75,8 @@ const BETWEEN_EDITS_MS = 400;
 const TAB_GRACE_MS = 1500;
 /** A bound on a change that never shows (a start, a restart). */
 const GIVE_UP_MS = 60_000;
+/** A bound on a server's exit after SIGTERM. */
+const STOP_GIVE_UP_MS = 10_000;
 /** A bound on a hot update that never shows in the open page: the loop is recorded as failed, the page reloaded. */
 const HOT_GIVE_UP_MS = 20_000;
 
@@ -195,7 +197,9 @@ function demoApp(root: string, copy: string, runtime: string): LoopApp {
 }
 
 // The starter's configuration (plugin-rsc's examples/starter): its plugin, React's for Fast Refresh, its three
-// entries; Vite's dependency cache in the copy, not in the repo's node_modules (other checkouts share it).
+// entries. Vite's dependency cache is in the copy, and the configuration is loaded by Node itself (Vite's
+// default loader writes it bundled into node_modules): nothing is written to the repo's node_modules, which
+// other checkouts share.
 const VITE_CONFIG = `import react from "@vitejs/plugin-react";
 import rsc from "@vitejs/plugin-rsc";
 import { defineConfig } from "vite";
@@ -219,9 +223,9 @@ function viteApp(root: string, copy: string): LoopApp {
     folder,
     reset: () => {
       cpSync(join(root, VITE_FIXTURE, "src"), join(folder, "src"), { recursive: true });
-      writeFileSync(join(folder, "vite.config.ts"), VITE_CONFIG);
+      writeFileSync(join(folder, "vite.config.mjs"), VITE_CONFIG);
     },
-    command: (_, port) => [bin(root, "node"), join(root, "node_modules", "vite", "bin", "vite.js"), "--host", "127.0.0.1", "--port", String(port), "--strictPort"],
+    command: (_, port) => [bin(root, "node"), join(root, "node_modules", "vite", "bin", "vite.js"), "--configLoader", "native", "--host", "127.0.0.1", "--port", String(port), "--strictPort"],
     cwd: folder,
     loops: ["hot"],
     editOf: viteEdit,
@@ -255,9 +259,16 @@ async function startServer(command: string[], cwd: string, port: number, temp: s
     output: () => output,
     stop: async () => {
       if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once("exit", resolve));
         // The group: Node's watch mode runs the app in a child of its own.
         process.kill(-child.pid!, "SIGTERM");
-        await new Promise((resolve) => child.once("exit", resolve));
+        // Deno's watch mode can outlive a SIGTERM (it held the loop for good): the group is killed after a bound.
+        const kill = setTimeout(() => {
+          output += `\n(no exit ${STOP_GIVE_UP_MS / 1000} s after SIGTERM: killed)\n`;
+          process.kill(-child.pid!, "SIGKILL");
+        }, STOP_GIVE_UP_MS);
+        await exited;
+        clearTimeout(kill);
       }
     },
   };
