@@ -460,7 +460,8 @@ export function devLoopSection(result: DevLoopResult, command: string): string[]
       ? [
           `- ${VITE_LABEL}: @vitejs/plugin-rsc ${result.vite.pluginRsc}'s starter (its sources as in ${VITE_FIXTURE}, stock: React's renderer; the starter's configuration, with @vitejs/plugin-react for Fast Refresh) ` +
             `in \`vite dev\` (Vite ${result.vite.vite}) on Node 24, in the same run and browser: the same three edits to its page (its <h1> in src/root.tsx, its counter's label in src/client.tsx, ` +
-            `its <h1>'s colour in src/index.css), edit on disk → the change in the page's DOM, through Vite's hot updates. Vite logs no rebuild time. ÷ Vite: a hot median over Vite's for the same edit.`,
+            `its <h1>'s colour in src/index.css), edit on disk → the change in the page's DOM, through Vite's hot updates. Vite logs no rebuild time; its start is with an empty dependency cache (it optimizes the packages first). ` +
+            `÷ Vite: a hot median over Vite's for the same edit.`,
         ]
       : []),
     ``,

@@ -163,14 +163,21 @@ test("a data module that imports its runtime's own SQLite is bundled with `exter
   }
 });
 
-test("an import that resolves nowhere and is not named in `external` fails the bundle, naming it", async () => {
-  const error = await loadApp(join(app, "sqlite-server.tsx"), { root: app, external: ["cloudflare:*"], hot: false }).then(
+/** The error of bundling the SQLite app with `external`, with the messages it holds. */
+async function bundleError(external: string[]): Promise<string> {
+  const error = await loadApp(join(app, "sqlite-server.tsx"), { root: app, external, hot: false }).then(
     () => undefined,
     (error: Error) => error,
   );
   ok(error !== undefined, "the bundle fails");
-  const text = [error.message, ...((error as AggregateError).errors ?? []).map(String)].join("\n");
-  ok(text.includes("optional-telemetry"), text);
+  return [error.message, ...((error as AggregateError).errors ?? []).map((message: any) => message.text ?? String(message))].join("\n");
+}
+
+test("an import that resolves nowhere and is not named in `external` fails the bundle, naming it; a scheme's says how to name it", async () => {
+  const unnamed = await bundleError(["cloudflare:*"]);
+  ok(/Could not resolve:? "optional-telemetry\/client"/.test(unnamed), unnamed);
+  const text = await bundleError(["optional-telemetry"]);
+  ok(text.includes('Could not resolve "cloudflare:workers": no bundle can hold it. If the runtime that runs the app provides it, name it in external (contrail build --external "cloudflare:workers"'), text);
 });
 
 await run("bundling");

@@ -265,11 +265,22 @@ function externalsOf(spec: BundleSpec) {
     found,
     /** Whether the import `specifier` is left as written without resolving it: a runtime's own module. */
     runtimeModule: (specifier: string) => isBuiltin(specifier) || RUNTIME_SCHEME.test(specifier),
-    /** Whether the import `specifier`, which resolves to no file here, is left as written: it is named in `external`. */
-    namedUnresolved(specifier: string): boolean {
-      if (!named(spec.external, specifier)) return false;
-      if (!SCHEME.test(specifier)) found[packageNameOf(specifier)] = "external";
-      return true;
+    /**
+     * What becomes of the import `specifier`, which resolves to no file here: left as written (named in
+     * `external`), refused saying how to leave it to the runtime (a scheme's, unnamed), or left to the bundler.
+     */
+    unresolved(specifier: string): "external" | { error: string } | undefined {
+      const scheme = SCHEME.test(specifier);
+      if (named(spec.external, specifier)) {
+        if (!scheme) found[packageNameOf(specifier)] = "external";
+        return "external";
+      }
+      if (!scheme) return undefined;
+      return {
+        error:
+          `Could not resolve "${specifier}": no bundle can hold it. If the runtime that runs the app provides it, name it in external ` +
+          `(contrail build --external "${specifier}", or external: ["${specifier}"] in build() and loadApp()).`,
+      };
     },
     /** Why the bare import `specifier`, resolved to `path`, stays out of the bundle, or undefined when the bundle holds it. */
     reason(specifier: string, path: string): ExternalReason | undefined {
@@ -309,7 +320,9 @@ async function bundleWithBun(Bun: any, spec: BundleSpec, hooks: LoadHooks, exter
             path = Bun.resolveSync(args.path, args.importer.startsWith("contrail:") ? spec.root : dirname(args.importer));
           } catch {
             // Else Bun.build reports it, or leaves it to a try around an optional require().
-            return externals.namedUnresolved(args.path) ? { path: args.path, external: true } : undefined;
+            const unresolved = externals.unresolved(args.path);
+            if (typeof unresolved === "object") throw new Error(unresolved.error);
+            return unresolved && { path: args.path, external: true };
           }
           // Bundled: resolved again by Bun.build, with the bundle's conditions (react-server).
           return externals.reason(args.path, path) === undefined ? undefined : { path: hostImport(spec.outdir, path), external: true };
@@ -362,8 +375,11 @@ async function bundleWithEsbuild(spec: BundleSpec, hooks: LoadHooks, externals: 
           if (args.pluginData === resolving) return undefined;
           if (externals.runtimeModule(args.path)) return { path: args.path, external: true };
           const resolved = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: resolving });
-          // Else esbuild reports it, or leaves it to a try around an optional require().
-          if (resolved.errors.length > 0) return externals.namedUnresolved(args.path) ? { path: args.path, external: true } : undefined;
+          if (resolved.errors.length > 0) {
+            // Else esbuild reports it, or leaves it to a try around an optional require().
+            const unresolved = externals.unresolved(args.path);
+            return typeof unresolved === "object" ? { errors: [{ text: unresolved.error }] } : unresolved && { path: args.path, external: true };
+          }
           if (resolved.external) return undefined;
           if (externals.reason(args.path, resolved.path) === undefined) return { path: resolved.path, namespace: resolved.namespace, suffix: resolved.suffix, sideEffects: resolved.sideEffects };
           return { path: hostImport(spec.outdir, resolved.path), external: true };
