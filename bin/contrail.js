@@ -7,15 +7,17 @@ import { parseArgs } from "node:util";
 
 const usage = `Usage:
   contrail build <server entry> --outdir <folder> [--root <app folder>] [--browser <browser entry>]
-                 [--external <package>]...
+                 [--external <package or import>]...
 
     Bundles the app for production: the server graph, the client modules for
     server-side rendering, the browser bundle, the stylesheet and assets, and the
     key that encrypts server functions' bound arguments. The bundles hold the
     packages the app imports but React's, contrail's, native addons and those
     named by --external, which the process imports from node_modules: it lists
-    them. Serve it with loadApp(<server entry>, { build: <folder> }) and
-    NODE_ENV=production.
+    them. --external also names imports that resolve only where the app runs
+    ("cloudflare:*": a * is any text); node:, bun:, npm: and jsr: imports are
+    always left to the runtime. Serve it with loadApp(<server entry>, { build:
+    <folder> }) and NODE_ENV=production.
 
   contrail bench <server entry> <path>... [--out <folder>] [--root <app folder>]
                  [--processes <n>] [--runtimes bun,deno,node] [--quick]

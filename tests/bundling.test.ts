@@ -5,11 +5,12 @@
 // import.meta.url. The fixture is tests/fixtures/bundling/.
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { loadApp } from "../core/bundle/app.ts";
+import { build } from "../core/bundle/build.ts";
 import { currentApp } from "../core/serve/app-context.ts";
 import { run, test } from "./support/harness.ts";
 
@@ -139,5 +140,44 @@ test("the app's public folder: <root>/public when it exists, or the `public` opt
   strictEqual(currentApp()!.publicDir, undefined);
 });
 
+// Modules no bundle can hold: each runtime's own (bun:sqlite on Bun,
+// node:sqlite elsewhere) without naming them, and those named in `external`
+// that resolve nowhere here (a wildcard, a package not installed).
+const external = ["cloudflare:*", "optional-telemetry"];
+const production = process.env.NODE_ENV === "production";
+
+test("a data module that imports its runtime's own SQLite is bundled with `external` naming what does not resolve, and served", async () => {
+  const entry = join(app, "sqlite-server.tsx");
+  const outdir = mkdtempSync(join(tmpdir(), "contrail-bundling-"));
+  try {
+    if (production) {
+      const { external: left } = await build(entry, { outdir, root: app, external });
+      strictEqual(left["optional-telemetry"], "external", "the build lists the package it left: " + JSON.stringify(left));
+      ok(!Object.keys(left).some((name) => name.includes(":")), "runtime modules are no packages to install: " + JSON.stringify(left));
+    }
+    const served = await loadApp(entry, production ? { root: app, build: outdir } : { root: app, external });
+    const page = await (await served.fetch(new Request("http://localhost/", { headers: { accept: "text/html" } }))).text();
+    ok(page.includes(`${"Bun" in globalThis ? "bun:sqlite" : "node:sqlite"}: 42`), page);
+  } finally {
+    rmSync(outdir, { recursive: true, force: true });
+  }
+});
+
+/** The error of bundling the SQLite app with `external`, with the messages it holds. */
+async function bundleError(external: string[]): Promise<string> {
+  const error = await loadApp(join(app, "sqlite-server.tsx"), { root: app, external, hot: false }).then(
+    () => undefined,
+    (error: Error) => error,
+  );
+  ok(error !== undefined, "the bundle fails");
+  return [error.message, ...((error as AggregateError).errors ?? []).map((message: any) => message.text ?? String(message))].join("\n");
+}
+
+test("an import that resolves nowhere and is not named in `external` fails the bundle, naming it; a scheme's says how to name it", async () => {
+  const unnamed = await bundleError(["cloudflare:*"]);
+  ok(/Could not resolve:? "optional-telemetry\/client"/.test(unnamed), unnamed);
+  const text = await bundleError(["optional-telemetry"]);
+  ok(text.includes('Could not resolve "cloudflare:workers": no bundle can hold it. If the runtime that runs the app provides it, name it in external (contrail build --external "cloudflare:workers"'), text);
+});
 
 await run("bundling");

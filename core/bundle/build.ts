@@ -26,9 +26,11 @@ export interface BuildOptions {
   /** The app's folder: client module ids are paths relative to it. Default: the working directory. */
   root?: string | URL;
   /**
-   * Packages (by name, with their subpaths) the bundles leave to the process
-   * to import from node_modules, as esbuild's and Bun.build's `external`: those
-   * that read their own files at run time, say. Native addons always are.
+   * Imports the bundles leave to the process, as esbuild's `external`:
+   * packages by name (with their subpaths), imported from node_modules (those
+   * that read their own files at run time, say), or any specifier, resolved
+   * or not (`cloudflare:*`; a `*` is any text). Native addons and the
+   * runtimes' own modules (`node:`, `bun:`, `npm:`, `jsr:`) always are.
    */
   external?: string[];
 }

@@ -42,7 +42,12 @@ export interface BundleSpec {
    * other package but native addons and `external` ones.
    */
   sharedWithHost?: readonly string[];
-  /** Packages (by name, with their subpaths) a server bundle leaves to the process to import, as esbuild's and Bun.build's `external`. */
+  /**
+   * Imports a server bundle leaves to the process, as esbuild's `external`: a
+   * package by name (with its subpaths), any specifier (`cloudflare:workers`,
+   * a name that resolves only where the bundle runs), a `*` for any text. The
+   * runtimes' own modules (`node:`, `bun:`, `npm:`, `jsr:`) always are.
+   */
   external?: readonly string[];
   /**
    * Replaces a module's source (read from `path`), or leaves it (undefined).
@@ -236,13 +241,47 @@ function isNativeAddon(path: string): boolean {
   return false;
 }
 
+// Modules of the runtimes contrail runs on, which name no file a bundle could hold: the runtime that runs
+// the bundle imports them (a build made on Node runs on Bun and Deno too; Deno fetches npm: and jsr: itself).
+const RUNTIME_SCHEME = /^(node|bun|npm|jsr):/;
+const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
+
+/** Whether `specifier` is one of `names`, as esbuild's `external` reads them: a name covers its subpaths, a `*` any text. */
+function named(names: readonly string[] | undefined, specifier: string): boolean {
+  return (
+    names?.some((name) => {
+      const star = name.indexOf("*");
+      if (star === -1) return specifier === name || specifier.startsWith(name + "/");
+      return specifier.length >= name.length - 1 && specifier.startsWith(name.slice(0, star)) && specifier.endsWith(name.slice(star + 1));
+    }) ?? false
+  );
+}
+
 /** Which bare imports a server bundle leaves to the process (and the packages it left, with why); browser bundles hold every one. */
 function externalsOf(spec: BundleSpec) {
   const found: Record<string, ExternalReason> = {};
-  const named = (names: readonly string[] | undefined, specifier: string) => names?.some((name) => specifier === name || specifier.startsWith(name + "/")) ?? false;
   return {
     applies: spec.platform === "server",
     found,
+    /** Whether the import `specifier` is left as written without resolving it: a runtime's own module. */
+    runtimeModule: (specifier: string) => isBuiltin(specifier) || RUNTIME_SCHEME.test(specifier),
+    /**
+     * What becomes of the import `specifier`, which resolves to no file here: left as written (named in
+     * `external`), refused saying how to leave it to the runtime (a scheme's, unnamed), or left to the bundler.
+     */
+    unresolved(specifier: string): "external" | { error: string } | undefined {
+      const scheme = SCHEME.test(specifier);
+      if (named(spec.external, specifier)) {
+        if (!scheme) found[packageNameOf(specifier)] = "external";
+        return "external";
+      }
+      if (!scheme) return undefined;
+      return {
+        error:
+          `Could not resolve "${specifier}": no bundle can hold it. If the runtime that runs the app provides it, name it in external ` +
+          `(contrail build --external "${specifier}", or external: ["${specifier}"] in build() and loadApp()).`,
+      };
+    },
     /** Why the bare import `specifier`, resolved to `path`, stays out of the bundle, or undefined when the bundle holds it. */
     reason(specifier: string, path: string): ExternalReason | undefined {
       // A package's stylesheets and assets are the bundle's, wherever its modules are.
@@ -275,13 +314,15 @@ async function bundleWithBun(Bun: any, spec: BundleSpec, hooks: LoadHooks, exter
       name: "contrail-externals",
       setup: (build: any) =>
         build.onResolve({ filter: BARE_IMPORT }, (args: any) => {
-          if (isBuiltin(args.path)) return { path: args.path, external: true };
+          if (externals.runtimeModule(args.path)) return { path: args.path, external: true };
           let path: string;
           try {
             path = Bun.resolveSync(args.path, args.importer.startsWith("contrail:") ? spec.root : dirname(args.importer));
           } catch {
-            // Bun.build reports it, or leaves it to a try around an optional require().
-            return undefined;
+            // Else Bun.build reports it, or leaves it to a try around an optional require().
+            const unresolved = externals.unresolved(args.path);
+            if (typeof unresolved === "object") throw new Error(unresolved.error);
+            return unresolved && { path: args.path, external: true };
           }
           // Bundled: resolved again by Bun.build, with the bundle's conditions (react-server).
           return externals.reason(args.path, path) === undefined ? undefined : { path: hostImport(spec.outdir, path), external: true };
@@ -332,10 +373,14 @@ async function bundleWithEsbuild(spec: BundleSpec, hooks: LoadHooks, externals: 
       setup: (build) =>
         build.onResolve({ filter: BARE_IMPORT }, async (args) => {
           if (args.pluginData === resolving) return undefined;
-          if (isBuiltin(args.path)) return { path: args.path, external: true };
+          if (externals.runtimeModule(args.path)) return { path: args.path, external: true };
           const resolved = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: resolving });
-          // esbuild reports it, or leaves it to a try around an optional require().
-          if (resolved.errors.length > 0 || resolved.external) return undefined;
+          if (resolved.errors.length > 0) {
+            // Else esbuild reports it, or leaves it to a try around an optional require().
+            const unresolved = externals.unresolved(args.path);
+            return typeof unresolved === "object" ? { errors: [{ text: unresolved.error }] } : unresolved && { path: args.path, external: true };
+          }
+          if (resolved.external) return undefined;
           if (externals.reason(args.path, resolved.path) === undefined) return { path: resolved.path, namespace: resolved.namespace, suffix: resolved.suffix, sideEffects: resolved.sideEffects };
           return { path: hostImport(spec.outdir, resolved.path), external: true };
         }),

@@ -49,7 +49,7 @@ export interface BundleOptions {
    * does not import them: those only client components import.
    */
   serverModules?: string[];
-  /** Packages (by name, with their subpaths) left to the process to import, as esbuild's `external`; native addons always are. */
+  /** Imports left to the process, as esbuild's `external` (a package with its subpaths, any specifier, `*` for any text); native addons and the runtimes' own modules always are. */
   external?: readonly string[];
 }
 

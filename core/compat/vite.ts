@@ -2,7 +2,8 @@
 // @vitejs/plugin-rsc, or a framework built on it. React's four Flight server
 // entries resolve to contrail/compat's. A project in which that cannot take
 // effect fails at the start with the reason: otherwise it would keep React's
-// renderer without a word.
+// renderer without a word. withContrail(config) also writes the aliases into
+// the config, where they outlive a plugin list the config is rebuilt with.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -53,6 +54,28 @@ export default function contrail(): ContrailVitePlugin {
     },
   };
 }
+
+/** The parts of a Vite config `withContrail` reads: contrail does not depend on Vite. */
+export interface ViteConfig {
+  plugins?: readonly unknown[];
+  resolve?: { alias?: Readonly<Record<string, string>> | readonly { find: string | RegExp; replacement: string }[] };
+}
+
+/**
+ * `export default withContrail(defineConfig({ plugins: [rsc()], ... }))`: the
+ * config with contrail's plugin after its own and the aliases in
+ * `resolve.alias` too. A config made from this one with a plugin list of its
+ * own (`delete base.plugins`, then `mergeConfig(base, { plugins: [...] })`,
+ * as two of plugin-rsc's e2e fixtures do) drops the plugin, which can do
+ * nothing once dropped, but keeps the aliases: contrail still renders.
+ */
+export function withContrail<Config extends ViteConfig>(config: Config): Config {
+  const alias = config.resolve?.alias;
+  const aliases = isAliasList(alias) ? [...alias, ...Object.entries(COMPAT_ALIASES).map(([find, replacement]) => ({ find, replacement }))] : { ...alias, ...COMPAT_ALIASES };
+  return { ...config, plugins: [...(config.plugins ?? []), contrail()], resolve: { ...config.resolve, alias: aliases } };
+}
+
+const isAliasList = (alias: unknown): alias is readonly { find: string | RegExp; replacement: string }[] => Array.isArray(alias);
 
 interface Manifest {
   dependencies?: Record<string, string>;
