@@ -248,6 +248,13 @@ export class FlightTree implements RowListener {
   createServerReference: (id: string) => Function = (id) => {
     throw new Error(`The fused tree met server function ${id}, but no createServerReference was given to build it.`);
   };
+  /**
+   * The type rendered for a client export (an error boundary's stand-in, see
+   * ./error-boundaries.ts): given by the client graph, as React is its.
+   */
+  clientType: (exported: unknown) => unknown = (exported) => exported;
+  /** A client reference met so far is an error boundary (`clientType` gave its stand-in). */
+  hasErrorBoundaries = false;
 
   row(id: number): Row {
     let row = this.rows.get(id);
@@ -347,8 +354,10 @@ export class FlightTree implements RowListener {
     const exports = this.clientModules[moduleId];
     if (exports === undefined) throw new Error(`The client module "${moduleId}" is not in the server-side module map.`);
     if (name === "*") return exports;
-    if (name === "") return exports.__esModule ? exports.default : exports;
-    return exports[name];
+    const exported = name === "" ? (exports.__esModule ? exports.default : exports) : exports[name];
+    const type = this.clientType(exported);
+    if (type !== exported) this.hasErrorBoundaries = true;
+    return type;
   }
 
   /** Lazy references between the root and the row being revived. */
