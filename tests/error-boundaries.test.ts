@@ -44,8 +44,9 @@ test("the app loads; this runtime's adapter and Hono on it serve it", async () =
   const app: any = await loadApp(join(fixture, "server.tsx"), { root: fixture });
   const { handlers, hono } = app;
   servers.push({ name: "adapter", ...(await serveInProcess({ bunFetch: handlers.bun, denoFetch: handlers.deno, listener: handlers.node })) });
-  const { getRequestListener } = await import("@hono/node-server");
-  servers.push({ name: "hono", ...(await serveInProcess({ bunFetch: hono.fetch, denoFetch: hono.fetch, listener: getRequestListener(hono.fetch) })) });
+  // @hono/node-server replaces the global Response when it loads: on Node only.
+  const nodeListener = (globalThis as any).Bun || (globalThis as any).Deno ? undefined : (await import("@hono/node-server")).getRequestListener(hono.fetch);
+  servers.push({ name: "hono", ...(await serveInProcess({ bunFetch: hono.fetch, denoFetch: hono.fetch, listener: nodeListener })) });
   browser = await launchBrowser();
 });
 
