@@ -81,6 +81,7 @@ for (const name of ["adapter", "hono"]) {
     strictEqual(lines, 2, "each error logged once: " + logged.slice(-4).join(" | "));
     for (const id of ["before", "after", "counter", "sync", "async", "fine-boundary"]) ok(html.includes(`id="${id}"`), `#${id} in the HTML`);
     ok(html.includes('<div class="boundary" id="sync"><!--$!-->'), "the failed part is handed to the browser: " + html.slice(0, 600));
+    ok(html.includes('<div class="boundary" id="fine-boundary"><!--$--><p id="fine">Fine</p><!--/$--></div>'), "a boundary's part that rendered is where it stands");
     if (!DEV) for (const secret of SECRETS) ok(!html.includes(secret), "no server message in production's HTML");
     const flight = await (await fetch(base() + "/caught", { headers: { accept: "text/x-component" } })).text();
     if (!DEV) for (const secret of SECRETS) ok(!flight.includes(secret), "no server message in production's Flight");
@@ -102,7 +103,7 @@ for (const name of ["adapter", "hono"]) {
     const page = await context.newPage();
     const response = await page.goto(base() + "/caught");
     strictEqual(response!.status(), 200);
-    for (const id of ["before", "after", "counter"]) ok(await page.isVisible("#" + id), `#${id} shows`);
+    for (const id of ["before", "after", "counter", "fine"]) ok(await page.isVisible("#" + id), `#${id} shows`);
     strictEqual(await page.textContent("#sync"), "");
     await context.close();
   });

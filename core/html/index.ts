@@ -129,6 +129,9 @@ export async function renderToHTMLStream(parts: HTMLParts, options: HTMLOptions)
     html = await render(false);
   } catch (error) {
     if (!handedOverToBoundaries(error, parts, options.signal)) throw error;
+    // Once what its shell needs is there: what the boundaries hold goes in the HTML, not after it.
+    await parts.tree.shellSettled();
+    if (options.signal?.aborted) throw error;
     html = await render(true);
   }
   return injectFlightPayload(html, parts.flight, options.nonce);
