@@ -103,18 +103,36 @@ function handedOverToBoundaries(error: unknown, parts: HTMLParts, signal: AbortS
   return parts.tree.hasErrorBoundaries && typeof digest === "string" && digest !== DISCONNECT_DIGEST && controlDigest(error) === undefined && !signal?.aborted;
 }
 
+/** Settles with `settled`, or sooner if `signal` aborts. */
+function settledOrAborted(settled: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+  if (!signal) return settled;
+  return new Promise((resolve) => {
+    settled.then(resolve);
+    signal.addEventListener("abort", () => resolve(), { once: true });
+  });
+}
+
 export async function renderToHTMLStream(parts: HTMLParts, options: HTMLOptions): Promise<ReadableStream<Uint8Array>> {
   const { root, formState } = await pageOf(parts, options.clientModules);
+  const report = options.onError ?? digestOrLog;
+  /** The first render's errors and their digests, for a second render not to report them again. */
+  let reported: Map<unknown, string | void> | undefined;
   const render = async (handingOver: boolean) => {
     const page = pageElement(root as ReactNode, options);
     const box: PageBox = { page: handingOver ? createElement(HandingOver.Provider, { value: true }, page) : page };
+    const onError = (error: unknown) => {
+      if (handingOver && reported?.has(error)) return reported.get(error);
+      const digest = report(error);
+      if (!handingOver) (reported ??= new Map()).set(error, digest);
+      return digest;
+    };
     const html = await renderFizz(createElement(BoxedPage, { box }) as any, {
       bootstrapScriptContent: handingOver ? HANDED_OVER_SCRIPT + (options.bootstrapScriptContent ?? "") : options.bootstrapScriptContent,
       bootstrapScripts: options.bootstrapScripts,
       bootstrapModules: options.bootstrapModules,
       nonce: options.nonce,
       // notFound() and redirect() keep their digests, which the server answers by; a client that went away is no error.
-      onError: (error) => controlDigest(error) ?? (error instanceof ClientDisconnected ? DISCONNECT_DIGEST : (options.onError ?? digestOrLog)(error)),
+      onError: (error) => controlDigest(error) ?? (error instanceof ClientDisconnected ? DISCONNECT_DIGEST : onError(error)),
       signal: options.signal,
       formState: formState as any,
       // Each boundary's part that rendered goes in the page where it stands (none held for a script to reveal), as without the Suspense.
@@ -130,7 +148,7 @@ export async function renderToHTMLStream(parts: HTMLParts, options: HTMLOptions)
   } catch (error) {
     if (!handedOverToBoundaries(error, parts, options.signal)) throw error;
     // Once what its shell needs is there: what the boundaries hold goes in the HTML, not after it.
-    await parts.tree.shellSettled();
+    await settledOrAborted(parts.tree.shellSettled(), options.signal);
     if (options.signal?.aborted) throw error;
     html = await render(true);
   }
