@@ -85,8 +85,10 @@ for (const name of ["adapter", "hono"]) {
       html = await response.text();
     });
     strictEqual(status, 200, html);
-    for (const secret of SECRETS) strictEqual(log.count(secret), 1, "logged once: " + log.lines.join(" | "));
-    strictEqual(log.count("html onError: "), 2, "each given once to the app's HTML onError: " + log.lines.join(" | "));
+    // The one failing at once, and two failing after a wait (in #async and in #inner).
+    strictEqual(log.count(SECRETS[0]), 1, "logged once: " + log.lines.join(" | "));
+    strictEqual(log.count(SECRETS[1]), 2, "logged once each: " + log.lines.join(" | "));
+    strictEqual(log.count("html onError: "), 3, "each given once to the app's HTML onError: " + log.lines.join(" | "));
     for (const id of ["before", "after", "counter", "sync", "async", "fine-boundary"]) ok(html.includes(`id="${id}"`), `#${id} in the HTML`);
     ok(html.includes('<div class="boundary" id="sync"><!--$!-->'), "the failed part is handed to the browser: " + html.slice(0, 600));
     ok(html.includes('<div class="boundary" id="fine-boundary"><!--$--><p id="fine">Fine</p><!--/$--></div>'), "a boundary's part that rendered is where it stands");
@@ -95,14 +97,23 @@ for (const name of ["adapter", "hono"]) {
     if (!DEV) for (const secret of SECRETS) ok(!flight.includes(secret), "no server message in production's Flight");
 
     const { page, problems } = await openPage(base() + "/caught");
-    for (const id of ["sync", "async"]) {
+    for (const [id, part] of [["sync", "sync"], ["async", "async"], ["inner", "async"]]) {
       const text = await caughtText(page, id);
       ok(text!.startsWith("caught "), text!);
-      ok(DEV ? text!.includes("secret: the " + id) : !text!.includes("secret"), text!);
+      ok(DEV ? text!.includes(`secret: the ${part} part failed`) : !text!.includes("secret"), text!);
     }
     strictEqual(await page.textContent("#fine"), "Fine");
-    strictEqual(await page.evaluate(() => (globalThis as any).caught), 2, "each boundary caught once");
+    strictEqual(await page.textContent("#outer-text"), "Outer", "the nearest boundary caught it");
+    strictEqual(await page.evaluate(() => (globalThis as any).caught), 3, "each boundary caught once");
     strictEqual(problems.length, 0, problems.join("\n"));
+    // The document's tree keeps its boundaries' Suspense through client navigation: the next page's boundary catches too.
+    // (At this transition's commit React reports two of the boundaries it rendered again in the browser, #419, to
+    // onRecoverableError, which hydrate() leaves to React: not checked here.)
+    await page.evaluate(() => ((globalThis as any).sameDocument = true));
+    await page.click("#to-nested");
+    await page.waitForFunction(() => location.pathname === "/nested" && !document.querySelector("#sync"));
+    ok((await caughtText(page, "async"))!.startsWith("caught "));
+    strictEqual(await page.evaluate(() => (globalThis as any).sameDocument), true, "navigated on the client");
     await page.close();
   });
 
