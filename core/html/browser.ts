@@ -12,6 +12,7 @@ import { createFromReadableStream } from "react-server-dom-webpack/client";
 import type { PageEnvelope } from "./index.ts";
 import { callServer, PageRoot } from "./navigation.ts";
 import { inlinePayloadStream } from "./payload-stream.ts";
+import { HandingOver, pageHandedOver, standInForErrorBoundaries } from "./error-boundaries.ts";
 
 export { Link, type LinkProps } from "./link.ts";
 export { useLocation } from "./location.ts";
@@ -22,9 +23,14 @@ export { inlinePayloadStream };
  * Hydrates the document from its inlined payload, in a PageRoot: what a page
  * rendered by contrail's HTML path needs in the browser. `options` are
  * hydrateRoot's; the form state the server rendered with (after a form
- * posted without JavaScript) is added.
+ * posted without JavaScript) is added. A page whose server component failed
+ * where only an error boundary catches it was rendered with that boundary's
+ * children in Suspense (./error-boundaries.ts): so is its tree here.
  */
 export async function hydrate(options?: HydrationOptions): Promise<Root> {
+  const handedOver = pageHandedOver();
+  if (handedOver) standInForErrorBoundaries();
   const { root, formState } = (await createFromReadableStream(inlinePayloadStream(), { callServer })) as PageEnvelope;
-  return hydrateRoot(document, createElement(PageRoot, { initial: root as ReactNode }), { ...options, formState: formState as any });
+  const page = createElement(PageRoot, { initial: root as ReactNode });
+  return hydrateRoot(document, handedOver ? createElement(HandingOver.Provider, { value: true }, page) : page, { ...options, formState: formState as any });
 }

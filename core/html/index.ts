@@ -10,6 +10,7 @@ import { controlDigest } from "../serve/control-flow.ts";
 import { ClientDisconnected, DISCONNECT_DIGEST } from "../serve/disconnect.ts";
 import { injectFlightPayload } from "./inline-payload.ts";
 import { LocationContext } from "./location.ts";
+import { errorBoundaryStandIn, HANDED_OVER_SCRIPT, HandingOver } from "./error-boundaries.ts";
 import type { HTMLParts } from "../index.ts";
 
 export interface HTMLOptions {
@@ -45,6 +46,7 @@ export interface PageEnvelope {
 export function pageOf(parts: HTMLParts, clientModules: Record<string, unknown>): Promise<PageEnvelope> {
   parts.tree.clientModules = clientModules;
   parts.tree.createServerReference = createServerReference;
+  parts.tree.clientType = errorBoundaryStandIn;
   return parts.tree.root() as Promise<PageEnvelope>;
 }
 
@@ -90,20 +92,65 @@ function BoxedPage({ box }: { box: PageBox }): ReactNode {
   return box.page;
 }
 
+/**
+ * A server component's error that failed the page outside every Suspense
+ * (one the Flight render reported, so it has a digest): the page is rendered
+ * again with its error boundaries' children in Suspense (./error-boundaries.ts).
+ * Not notFound() or redirect(), which the server answers by, nor a client that went away.
+ */
+function handedOverToBoundaries(error: unknown, parts: HTMLParts, signal: AbortSignal | undefined): boolean {
+  const digest = (error as { digest?: unknown } | null)?.digest;
+  return parts.tree.hasErrorBoundaries && typeof digest === "string" && digest !== DISCONNECT_DIGEST && controlDigest(error) === undefined && !signal?.aborted;
+}
+
+/** Settles with `settled`, or sooner if `signal` aborts. */
+function settledOrAborted(settled: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+  if (!signal) return settled;
+  return new Promise((resolve) => {
+    settled.then(resolve);
+    signal.addEventListener("abort", () => resolve(), { once: true });
+  });
+}
+
 export async function renderToHTMLStream(parts: HTMLParts, options: HTMLOptions): Promise<ReadableStream<Uint8Array>> {
   const { root, formState } = await pageOf(parts, options.clientModules);
-  const box: PageBox = { page: pageElement(root as ReactNode, options) };
-  const html = await renderFizz(createElement(BoxedPage, { box }) as any, {
-    bootstrapScriptContent: options.bootstrapScriptContent,
-    bootstrapScripts: options.bootstrapScripts,
-    bootstrapModules: options.bootstrapModules,
-    nonce: options.nonce,
-    // notFound() and redirect() keep their digests, which the server answers by; a client that went away is no error.
-    onError: (error) => controlDigest(error) ?? (error instanceof ClientDisconnected ? DISCONNECT_DIGEST : (options.onError ?? digestOrLog)(error)),
-    signal: options.signal,
-    formState: formState as any,
-  });
-  const empty = () => (box.page = null);
-  html.allReady.then(empty, empty);
+  const report = options.onError ?? digestOrLog;
+  /** The first render's errors and their digests, for a second render not to report them again. */
+  let reported: Map<unknown, string | void> | undefined;
+  const render = async (handingOver: boolean) => {
+    const page = pageElement(root as ReactNode, options);
+    const box: PageBox = { page: handingOver ? createElement(HandingOver.Provider, { value: true }, page) : page };
+    const onError = (error: unknown) => {
+      if (handingOver && reported?.has(error)) return reported.get(error);
+      const digest = report(error);
+      if (!handingOver) (reported ??= new Map()).set(error, digest);
+      return digest;
+    };
+    const html = await renderFizz(createElement(BoxedPage, { box }) as any, {
+      bootstrapScriptContent: handingOver ? HANDED_OVER_SCRIPT + (options.bootstrapScriptContent ?? "") : options.bootstrapScriptContent,
+      bootstrapScripts: options.bootstrapScripts,
+      bootstrapModules: options.bootstrapModules,
+      nonce: options.nonce,
+      // notFound() and redirect() keep their digests, which the server answers by; a client that went away is no error.
+      onError: (error) => controlDigest(error) ?? (error instanceof ClientDisconnected ? DISCONNECT_DIGEST : onError(error)),
+      signal: options.signal,
+      formState: formState as any,
+      // Each boundary's part that rendered goes in the page where it stands (none held for a script to reveal), as without the Suspense.
+      progressiveChunkSize: handingOver ? Infinity : undefined,
+    });
+    const empty = () => (box.page = null);
+    html.allReady.then(empty, empty);
+    return html;
+  };
+  let html: ReadableStream<Uint8Array>;
+  try {
+    html = await render(false);
+  } catch (error) {
+    if (!handedOverToBoundaries(error, parts, options.signal)) throw error;
+    // Once what its shell needs is there: what the boundaries hold goes in the HTML, not after it.
+    await settledOrAborted(parts.tree.shellSettled(), options.signal);
+    if (options.signal?.aborted) throw error;
+    html = await render(true);
+  }
   return injectFlightPayload(html, parts.flight, options.nonce);
 }

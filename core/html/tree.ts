@@ -87,6 +87,11 @@ Object.setPrototypeOf(Row.prototype, Promise.prototype);
 // Development's elements carry three more slots (owner, stack, validated):
 // the tree reads the first four and ignores debug rows, which it never sees.
 
+/** A reference to a row an element needs to render: "$L<row>" (lazy), "$<row>" or "$<row>:<path>". */
+const SHELL_REFERENCE = /^\$L?([0-9a-f]+)(?::|$)/;
+/** A Suspense boundary's element type, as written. */
+const SUSPENSE = "$Sreact.suspense";
+
 /** "$<row>": a row's whole value is another row's. */
 const WHOLE_ROW_REFERENCE = /^\$[0-9a-f]+$/;
 
@@ -248,6 +253,13 @@ export class FlightTree implements RowListener {
   createServerReference: (id: string) => Function = (id) => {
     throw new Error(`The fused tree met server function ${id}, but no createServerReference was given to build it.`);
   };
+  /**
+   * The type rendered for a client export (an error boundary's stand-in, see
+   * ./error-boundaries.ts): given by the client graph, as React is its.
+   */
+  clientType: (exported: unknown) => unknown = (exported) => exported;
+  /** A client reference met so far is an error boundary (`clientType` gave its stand-in). */
+  hasErrorBoundaries = false;
 
   row(id: number): Row {
     let row = this.rows.get(id);
@@ -258,6 +270,42 @@ export class FlightTree implements RowListener {
   /** The root of the model, once its row is written. */
   root(): Promise<unknown> {
     return new Promise((resolve, reject) => this.row(0).then(resolve, reject));
+  }
+
+  /**
+   * Settles once every row the page's shell needs is written or failed: those
+   * the root reaches other than through a Suspense boundary's children (what
+   * react-dom/server's shell waits for). A page rendered again for its error
+   * boundaries (./error-boundaries.ts) waits for them, so that the parts its
+   * boundaries hold are in its HTML where they stand, as they would have been.
+   */
+  shellSettled(): Promise<void> {
+    const seen = new Set<Row>();
+    let waiting = 1;
+    return new Promise((resolve) => {
+      const done = () => void (--waiting === 0 && resolve());
+      const visitRow = (row: Row) => {
+        if (seen.has(row)) return;
+        seen.add(row);
+        if (row.status !== "pending") return visit(row.raw);
+        waiting++;
+        row.then(() => (visit(row.raw), done()), done);
+      };
+      const visit = (raw: unknown): void => {
+        if (typeof raw === "string") {
+          const reference = raw[0] === "$" ? SHELL_REFERENCE.exec(raw) : null;
+          if (reference) visitRow(this.row(parseInt(reference[1], 16)));
+        } else if (isArray(raw)) {
+          // An element: its props; a Suspense boundary's, its fallback only.
+          if (raw[0] === "$") visit(raw[1] === SUSPENSE ? (raw[3] as { fallback?: unknown } | null)?.fallback : raw[3]);
+          else for (const item of raw) visit(item);
+        } else if (typeof raw === "object" && raw !== null) {
+          for (const key in raw) visit((raw as Record<string, unknown>)[key]);
+        }
+      };
+      visitRow(this.row(0));
+      done();
+    });
   }
 
   // ---- rows, as the core writes them
@@ -347,8 +395,10 @@ export class FlightTree implements RowListener {
     const exports = this.clientModules[moduleId];
     if (exports === undefined) throw new Error(`The client module "${moduleId}" is not in the server-side module map.`);
     if (name === "*") return exports;
-    if (name === "") return exports.__esModule ? exports.default : exports;
-    return exports[name];
+    const exported = name === "" ? (exports.__esModule ? exports.default : exports) : exports[name];
+    const type = this.clientType(exported);
+    if (type !== exported) this.hasErrorBoundaries = true;
+    return type;
   }
 
   /** Lazy references between the root and the row being revived. */
