@@ -13,10 +13,11 @@ import type { Asset } from "../serve/app-context.ts";
 import { ENCODINGS, compressBytes, isCompressible } from "../serve/compression.ts";
 import { contentHash, IMMUTABLE, servedAsset, type AssetFile } from "./asset-files.ts";
 import type { ExternalReason } from "./bundler.ts";
-import { bundleBrowser, bundleClientModules, type BrowserBundle, type SSRBundle } from "./client-graph.ts";
+import { bundleBrowser, bundleClientModules, ssrDevGraph, type BrowserBundle, type SSRBundle } from "./client-graph.ts";
+import type { DevGraph } from "./dev-graph.ts";
 import type { HotBrowserOptions } from "./hot-bundle.ts";
 import { fromFolder, MANIFEST_FILE, mode, pathOf, type BuildManifest, type BuiltFile, type BundledApp } from "./manifest.ts";
-import { bundleServerGraph, type ServerGraph } from "./server-graph.ts";
+import { bundleServerGraph, serverDevGraph, type ServerGraph } from "./server-graph.ts";
 import { writeKeyFile } from "./server-functions-key.ts";
 import { bundleStylesheet } from "./styles.ts";
 
@@ -44,11 +45,11 @@ export const DEFAULT_BROWSER_ENTRY = new URL("../html/browser-entry" + extname(i
  * server graph again with it, so its functions are registered (the set of
  * such modules only grows, so this ends).
  */
-async function bundleGraphs(entry: string, outdir: string, root: string, external: string[], known: string[] = []): Promise<{ graph: ServerGraph; ssr: SSRBundle; serverModules: string[] }> {
+async function bundleGraphs(entry: string, outdir: string, root: string, external: string[], known: string[] = [], dev?: DevGraphs): Promise<{ graph: ServerGraph; ssr: SSRBundle; serverModules: string[] }> {
   const serverModules = [...known];
   for (;;) {
-    const graph = await bundleServerGraph({ entry, outdir: join(outdir, "server"), root, serverModules, external });
-    const ssr = await bundleClientModules(graph, join(outdir, "ssr"), external);
+    const graph = await bundleServerGraph({ entry, outdir: join(outdir, "server"), root, serverModules, external, dev: dev?.server });
+    const ssr = await bundleClientModules(graph, join(outdir, "ssr"), external, dev?.ssr);
     const registered = new Set(Object.values(graph.serverModules));
     const missing = ssr.serverModules.filter((path) => !registered.has(path));
     if (missing.length === 0) return { graph, ssr, serverModules };
@@ -87,6 +88,14 @@ const sortedByKey = <T>(record: Record<string, T>): Record<string, T> => Object.
 export async function restyledFiles(root: string, hot: NonNullable<BundledApp["hot"]>): Promise<{ files: Record<string, Asset>; stylesheets: string[] }> {
   return servedFiles(root, hot.bundle, hot.cssFiles, hot.assetFiles);
 }
+
+/** Development: the graphs the process runs, bundled split with their vendor folders (./dev-graph.ts), one per process. */
+export interface DevGraphs {
+  server: DevGraph;
+  ssr: DevGraph;
+}
+
+export const devGraphs = (root: string, external: string[] = []): DevGraphs => ({ server: serverDevGraph(root, external), ssr: ssrDevGraph(root, external) });
 
 /** What a rebuild in development keeps of the build before it, and what changed since (./watch.ts). */
 export interface Rebuild {
@@ -130,7 +139,8 @@ const sameModules = (a: Record<string, string>, b: Record<string, string>) => JS
  * graph and SSR bundles; the served files in memory). With `hot`, for hot
  * updates; a `rebuild` starts from what the build before found (the "use
  * server" modules only client components import) and keeps its browser
- * bundle when no file of it changed.
+ * bundle when no file of it changed. With `dev`, the server graph and the
+ * client modules for SSR are bundled split, into `outdir` again and again.
  */
 export async function bundleApp(
   entry: string,
@@ -140,8 +150,9 @@ export async function bundleApp(
   external: string[] = [],
   hot?: HotBrowserOptions,
   rebuild?: Rebuild,
+  dev?: DevGraphs,
 ): Promise<BundledApp> {
-  const { graph, ssr, serverModules } = await bundleGraphs(entry, outdir, root, external, rebuild?.previous.serverModules);
+  const { graph, ssr, serverModules } = await bundleGraphs(entry, outdir, root, external, rebuild?.previous.serverModules, dev);
   const previous = rebuild?.previous;
   const keep = previous && sameModules(previous.clientModules, graph.clientModules) && !rebuild.changed.some((path) => previous.bundle.inputs.includes(path));
   const browserDir = join(outdir, "browser");
