@@ -4,7 +4,7 @@
 // imported assets behave the same whichever runtime bundles.
 import { isBuiltin } from "node:module";
 import { existsSync, readFileSync } from "node:fs";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
 import { ASSET_FILE, assetFile, type AssetFile } from "./asset-files.ts";
 import { chain, inlineSourceMapComment, inlineSourceMapOf, type SourceMap } from "./source-map.ts";
@@ -52,9 +52,9 @@ export interface BundleSpec {
   load?: (path: string, source: string) => Promise<{ contents: string; loader: Loader } | undefined>;
   /**
    * Development: the packages a server bundle would hold come from the files
-   * of a prebuilt vendor folder instead (./dev-graph.ts), and with `entries`
-   * the bundle is split into one file per module, each named by its content
-   * and its imports', written once (always by esbuild).
+   * of a prebuilt vendor folder instead (./dev-graph.ts). A server bundle
+   * with `entries` is split into one file per module, each named by its
+   * content and its imports' (always by esbuild).
    */
   vendor?: VendorFiles;
   /** false: no source map even in development (a vendor folder: stacks leave packages' frames out). */
@@ -397,14 +397,11 @@ async function bundleWithEsbuild(spec: BundleSpec, hooks: LoadHooks, externals: 
   }
   const outfile = join(spec.outdir, spec.name + ".mjs");
   const server = spec.platform === "server";
-  // Written here, each file once: files named by content that a process imported stay as they were.
-  const writeOnce = server && spec.entries !== undefined;
   const result = await esbuild.build({
     entryPoints: [spec.entry, ...(spec.entries ?? [])],
     ...(spec.entries
-      ? { outdir: spec.outdir, splitting: true, ...(writeOnce ? FLAT_NAMES : { entryNames: SPLIT_NAMES.entry, chunkNames: SPLIT_NAMES.chunk }) }
+      ? { outdir: spec.outdir, splitting: true, ...(server ? FLAT_NAMES : { entryNames: SPLIT_NAMES.entry, chunkNames: SPLIT_NAMES.chunk }) }
       : { outfile }),
-    write: !writeOnce,
     // Paths in the output (its comments) are relative to the app's folder, wherever the build runs from.
     absWorkingDir: spec.root,
     bundle: true,
@@ -421,10 +418,6 @@ async function bundleWithEsbuild(spec: BundleSpec, hooks: LoadHooks, externals: 
     metafile: true,
     plugins,
   });
-  if (writeOnce) {
-    await mkdir(spec.outdir, { recursive: true });
-    for (const file of result.outputFiles!) if (!existsSync(file.path)) await writeFile(file.path, file.contents);
-  }
   return { outfile, metafile: result.metafile! };
 }
 

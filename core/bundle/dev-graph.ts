@@ -6,10 +6,10 @@
 // app imports a package module the folder lacks. The app's own modules are
 // bundled split, every module an entry point (./bundler.ts): esbuild gives
 // each its own file, named by a hash of its code and of its imports' names,
-// written once into the process's development folder. An edit renames the
-// edited module's file and its importers' only, so importing the new entry
-// runs those again, and every other module (its state: a counter, a
-// database connection) stays the instance the process already holds.
+// in the process's development folder. An edit renames the edited module's
+// file and its importers' only, so importing the new entry runs those
+// again, and every other module (its state: a counter, a database
+// connection) stays the instance the process already holds.
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -262,10 +262,10 @@ export class DevGraph {
   }
 }
 
-/** The process's development folder: each graph's split files, written once and imported from there; removed when the process exits. */
-export function devFolder(): string {
-  const folder = resolve(tmpdir(), `contrail-dev-${process.pid}-${Date.now().toString(36)}`);
-  mkdirSync(folder, { recursive: true });
-  process.once("exit", () => rmSync(folder, { recursive: true, force: true }));
-  return folder;
-}
+/**
+ * The process's development folder: each build writes its graphs' split
+ * files there, under the same names as long as they hold the same code, and
+ * the folder goes once they are imported (the process keeps each module by
+ * its URL, and never reads a file it has imported again).
+ */
+export const devFolder = (): string => resolve(tmpdir(), `contrail-dev-${process.pid}-${Date.now().toString(36)}`);

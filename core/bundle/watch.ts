@@ -7,7 +7,7 @@
 // Fast Refresh keeps their state), swap the stylesheets, fetch their page's
 // Flight again. A build error leaves the app as it was and shows in the
 // terminal and in the pages until it is fixed.
-import { statSync, watch, type FSWatcher } from "node:fs";
+import { rmSync, statSync, watch, type FSWatcher } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { AppOptions } from "./app.ts";
 import { bundleApp, devGraphs, restyledFiles, type Rebuild } from "./build.ts";
@@ -34,12 +34,17 @@ export async function developApp<Exports>(entry: string, root: string, browserEn
   const channel = new HotChannel();
   const revisions = new Map<string, number>();
   // A page knows the version its generation is published as: what it has applied.
-  // Each generation's files join the process's one folder, where a module unchanged keeps its file and so its instance.
+  // Every generation is bundled into the same folder: a module unchanged keeps its file's URL, and so its instance.
   const outdir = devFolder();
   const graphs = devGraphs(root, options.external);
   const generate = async (version: number, rebuild?: Rebuild) => {
-    const app = await bundleApp(entry, root, browserEntry, outdir, options.external, { boot: channel.boot, version, packages: rebuild?.previous.browser.packages, revisions }, rebuild, graphs);
-    return { app, exports: await start(app, outdir, channel.answer) };
+    try {
+      const app = await bundleApp(entry, root, browserEntry, outdir, options.external, { boot: channel.boot, version, packages: rebuild?.previous.browser.packages, revisions }, rebuild, graphs);
+      return { app, exports: await start(app, outdir, channel.answer) };
+    } finally {
+      // Imported, the bundles live in the process: their folder goes at once.
+      rmSync(outdir, { recursive: true, force: true });
+    }
   };
   let current: Generation = await generate(channel.version);
   // The last build failed: what runs is older than the sources.
