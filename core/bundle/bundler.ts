@@ -67,6 +67,12 @@ export interface VendorFiles {
   fileOf(path: string): string | undefined;
   /** Package modules imported that the vendor folder lacks (filled while bundling). */
   missing: Set<string>;
+  /**
+   * Only packages' dynamic imports come from the folder: the vendor folder's
+   * own bundle, whose split chunk of a CommonJS module would give `import()`
+   * its `default` alone.
+   */
+  dynamicOnly?: boolean;
 }
 
 const SOURCE_FILE = /\.[cm]?[jt]sx?$/;
@@ -378,7 +384,7 @@ async function chainSourceMaps(outfile: string, outdir: string, sourceMaps: Map<
 async function bundleWithEsbuild(spec: BundleSpec, hooks: LoadHooks, externals: Externals): Promise<{ outfile: string; metafile: Metafile }> {
   const esbuild = await import("esbuild");
   const plugins: import("esbuild").Plugin[] = [loadPlugin(spec, hooks) as unknown as import("esbuild").Plugin];
-  if (spec.vendor) plugins.push(contrailFromVendor(spec.vendor));
+  if (spec.vendor && !spec.vendor.dynamicOnly) plugins.push(contrailFromVendor(spec.vendor));
   if (externals.applies) {
     const resolving = Symbol("resolving");
     plugins.push({
@@ -449,6 +455,7 @@ function fromVendor(vendor: VendorFiles | undefined, resolve: OnResolve): OnReso
   if (vendor === undefined) return resolve;
   return async (args) => {
     const resolved = await resolve(args);
+    if (vendor.dynamicOnly && args.kind !== "dynamic-import") return resolved;
     if (resolved?.path === undefined || resolved.external || (resolved.namespace ?? "file") !== "file") return resolved;
     // A package's stylesheets and assets are the app's, as without a vendor folder.
     if (CSS_FILE.test(resolved.path) || ASSET_FILE.test(resolved.path)) return resolved;

@@ -82,7 +82,9 @@ export async function bundleClientModules(graph: ServerGraph, outdir: string, ex
   const spec: BundleSpec = { entry, generated, outdir, root: graph.root, name: "ssr", platform: "server", sharedWithHost: HOST_PACKAGES, external, load };
   const { outfile, externals, inputs, assets } = await (dev ? dev.bundle(spec) : bundle(spec));
   // The packages' own, found when their vendor folder was bundled.
-  const serverModules = [...new Set([...((dev?.recorded as string[] | undefined) ?? []), ...replaced])];
+  // A split development bundle may take passes (./dev-graph.ts): what the last one holds counts.
+  const built = new Set(inputs);
+  const serverModules = [...new Set([...((dev?.recorded as string[] | undefined) ?? []), ...replaced.filter((path) => built.has(path))])];
   return { outfile, externals, inputs, assets, serverModules: serverModules.sort() };
 }
 

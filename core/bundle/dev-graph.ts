@@ -123,17 +123,27 @@ class Vendor {
     this.paths = wanted;
   }
 
-  private async bundle(paths: string[], folder: string): Promise<VendorMeta> {
+  private async bundle(wanted: string[], folder: string): Promise<VendorMeta> {
     // Bundled beside it, then moved in whole: another process starting at once finds a folder complete or none.
     const scratch = `${folder}.${process.pid}-${Date.now()}`;
-    const { load, recorded } = this.spec.loader();
-    const names = paths.map((_, index) => VENDOR_ENTRY + index);
-    // A package module as an object of its exports, as the bundle's interop makes it (a CommonJS module's `default` is its module.exports).
-    const generated = Object.fromEntries(paths.map((path, index) => [names[index], `import * as m from ${JSON.stringify(path)};\nexport default m;\n`]));
+    let paths = wanted;
+    let names: string[] = [];
+    let recorded: () => unknown;
     let bundled: Bundled;
     try {
-      const { root, conditions, sharedWithHost, external } = this.spec;
-      bundled = await bundle({ entry: names[0], entries: names.slice(1), generated, outdir: scratch, root, name: "vendor", platform: "server", conditions, sharedWithHost, external, load, sourcemap: false });
+      // What packages import dynamically joins the folder's files, and is imported from there.
+      for (let dynamic = new Set<string>(); ; paths = [...new Set([...paths, ...dynamic])], dynamic = new Set()) {
+        const loader = this.spec.loader();
+        recorded = loader.recorded;
+        names = paths.map((_, index) => VENDOR_ENTRY + index);
+        // A package module as an object of its exports, as the bundle's interop makes it (a CommonJS module's `default` is its module.exports).
+        const generated = Object.fromEntries(paths.map((path, index) => [names[index], `import * as m from ${JSON.stringify(path)};\nexport default m;\n`]));
+        const vendor = { fileOf: (path: string) => (paths.includes(path) ? `./${facadeOf(paths.indexOf(path))}` : undefined), missing: dynamic, dynamicOnly: true };
+        const { root, conditions, sharedWithHost, external } = this.spec;
+        rmSync(scratch, { recursive: true, force: true });
+        bundled = await bundle({ entry: names[0], entries: names.slice(1), generated, outdir: scratch, root, name: "vendor", platform: "server", conditions, sharedWithHost, external, load: loader.load, sourcemap: false, vendor });
+        if (dynamic.size === 0) break;
+      }
       mkdirSync(dirname(folder), { recursive: true });
       // One without its meta is a start cut short.
       rmSync(folder, { recursive: true, force: true });
@@ -152,7 +162,7 @@ class Vendor {
       // The process imports it now, from the folder it stays in: the same instance the app's modules import next.
       const exported: Record<string, unknown> = (await import(pathToFileURL(join(folder, file)).href)).default;
       const exports = Object.keys(exported).filter((name) => IDENTIFIER.test(name));
-      const facade = `exports-${index}.mjs`;
+      const facade = facadeOf(index);
       const source =
         `import m from ${JSON.stringify("./" + file)};\n` +
         exports.map((name, at) => `const $${at} = m[${JSON.stringify(name)}];\n`).join("") +
@@ -161,7 +171,7 @@ class Vendor {
       files[path] = facade;
     }
     const inputs = Object.fromEntries(bundled.inputs.map((path) => [path, stampOf(path)]));
-    const meta: VendorMeta = { files, inputs, recorded: recorded(), externals: bundled.externals, stylesheets: bundled.stylesheets, assets: bundled.assets };
+    const meta: VendorMeta = { files, inputs, recorded: recorded!(), externals: bundled.externals, stylesheets: bundled.stylesheets, assets: bundled.assets };
     writeFileAtomically(join(folder, META_FILE), JSON.stringify(meta));
     return meta;
   }
@@ -186,6 +196,9 @@ class Vendor {
     }
   }
 }
+
+/** The folder's file that exports the `index`th package module's exports. */
+const facadeOf = (index: number) => `exports-${index}.mjs`;
 
 const emptyMeta = (): VendorMeta => ({ files: {}, inputs: {}, recorded: undefined, externals: {}, stylesheets: [], assets: [] });
 

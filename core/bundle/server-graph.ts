@@ -125,11 +125,14 @@ export async function bundleServerGraph(options: BundleOptions): Promise<ServerG
   const load = serverGraphLoad(root, entry, extraImports, found);
   const spec: BundleSpec = { entry, outdir: options.outdir, root, name: "server", platform: "server", conditions: SERVER_CONDITIONS, external: options.external, load };
   const { outfile, externals, inputs, stylesheets, assets } = await (options.dev ? options.dev.bundle(spec) : bundle(spec));
+  // A split development bundle may take passes (./dev-graph.ts): what the last one holds counts.
+  const built = new Set(inputs);
+  const holds = (record: Record<string, string>) => Object.fromEntries(Object.entries(record).filter(([, path]) => built.has(path)));
   // The packages' own, found when their vendor folder was bundled.
   const vendor = options.dev?.recorded as Found | undefined;
-  const clientManifest = { ...vendor?.clientManifest, ...found.clientManifest };
-  const clientModules = { ...vendor?.clientModules, ...found.clientModules };
-  const serverModules = { ...vendor?.serverModules, ...found.serverModules };
+  const clientModules = { ...vendor?.clientModules, ...holds(found.clientModules) };
+  const clientManifest = Object.fromEntries(Object.entries({ ...vendor?.clientManifest, ...found.clientManifest }).filter(([id]) => Object.hasOwn(clientModules, id)));
+  const serverModules = { ...vendor?.serverModules, ...holds(found.serverModules) };
   const url = pathToFileURL(isAbsolute(outfile) ? outfile : join(root, outfile)).href;
   return { url, root, clientManifest, clientModules, serverModules, externals, inputs, stylesheets, assets };
 }
