@@ -418,8 +418,8 @@ async function bundleWithEsbuild(spec: BundleSpec, hooks: LoadHooks, externals: 
     jsx: "automatic",
     minify: !server && mode() === "production",
     sourcemap: sourcemapFor(spec),
-    // CommonJS modules in an ESM bundle call require(): give them one.
-    banner: server ? { js: "import { createRequire as __contrailRequire } from 'node:module'; const require = __contrailRequire(import.meta.url);" } : undefined,
+    // CommonJS modules in an ESM bundle call require(): give them one. Bun reads the inline map of a file marked as its own output only.
+    banner: server ? { js: `${(globalThis as any).Bun ? "// @bun\n" : ""}import { createRequire as __contrailRequire } from 'node:module'; const require = __contrailRequire(import.meta.url);` } : undefined,
     logLevel: "silent",
     metafile: true,
     plugins,
