@@ -45,11 +45,14 @@ export const DEFAULT_BROWSER_ENTRY = new URL("../html/browser-entry" + extname(i
  * server graph again with it, so its functions are registered (the set of
  * such modules only grows, so this ends).
  */
-async function bundleGraphs(entry: string, outdir: string, root: string, external: string[], known: string[] = [], dev?: DevGraphs): Promise<{ graph: ServerGraph; ssr: SSRBundle; serverModules: string[] }> {
-  const serverModules = [...known];
+async function bundleGraphs(entry: string, outdir: string, root: string, external: string[], rebuild?: Rebuild, dev?: DevGraphs): Promise<{ graph: ServerGraph; ssr: SSRBundle; serverModules: string[] }> {
+  const serverModules = [...(rebuild?.previous.serverModules ?? [])];
   for (;;) {
     const graph = await bundleServerGraph({ entry, outdir: join(outdir, "server"), root, serverModules, external, dev: dev?.server });
-    const ssr = await bundleClientModules(graph, join(outdir, "ssr"), external, dev?.ssr);
+    // In development, the client modules for SSR the process holds stay when no file of theirs changed (a server component's edit).
+    const kept = dev && rebuild?.previous.ssr;
+    const unchanged = kept && sameModules(rebuild.previous.clientModules, graph.clientModules) && !rebuild.changed.some((path) => kept.inputs.includes(path));
+    const ssr = unchanged ? kept : await bundleClientModules(graph, join(outdir, "ssr"), external, dev?.ssr);
     const registered = new Set(Object.values(graph.serverModules));
     const missing = ssr.serverModules.filter((path) => !registered.has(path));
     if (missing.length === 0) return { graph, ssr, serverModules };
@@ -152,7 +155,7 @@ export async function bundleApp(
   rebuild?: Rebuild,
   dev?: DevGraphs,
 ): Promise<BundledApp> {
-  const { graph, ssr, serverModules } = await bundleGraphs(entry, outdir, root, external, rebuild?.previous.serverModules, dev);
+  const { graph, ssr, serverModules } = await bundleGraphs(entry, outdir, root, external, rebuild, dev);
   const previous = rebuild?.previous;
   const keep = previous && sameModules(previous.clientModules, graph.clientModules) && !rebuild.changed.some((path) => previous.bundle.inputs.includes(path));
   const browserDir = join(outdir, "browser");
@@ -164,7 +167,8 @@ export async function bundleApp(
   const served = await servedFiles(root, browser, cssFiles, assetFiles);
   const files = sortedByKey(served.files);
   const bundler = (globalThis as any).Bun ? "bun" : "esbuild";
-  const deploymentId = await deploymentIdOf([fileURLToPath(graph.url), ssr.outfile], files, bundler);
+  // Hot updates keep the id the app started with (./app.ts).
+  const deploymentId = previous?.deploymentId ?? (await deploymentIdOf([fileURLToPath(graph.url), ssr.outfile], files, bundler));
   const manifest: BuildManifest = {
     root: fromFolder(outdir, root) || ".",
     entry: fromFolder(root, entry),
@@ -190,6 +194,8 @@ export async function bundleApp(
     filesPath: HOT_FILES,
     serverModules,
     clientModules: graph.clientModules,
+    ssr,
+    deploymentId,
     bundle: browser,
     cssFiles,
     assetFiles,
