@@ -45,17 +45,31 @@ export const DEFAULT_BROWSER_ENTRY = new URL("../html/browser-entry" + extname(i
  * server graph again with it, so its functions are registered (the set of
  * such modules only grows, so this ends).
  */
-async function bundleGraphs(entry: string, outdir: string, root: string, external: string[], rebuild?: Rebuild, dev?: DevGraphs): Promise<{ graph: ServerGraph; ssr: SSRBundle; serverModules: string[] }> {
-  const serverModules = [...(rebuild?.previous.serverModules ?? [])];
+async function bundleGraphs(
+  entry: string,
+  outdir: string,
+  root: string,
+  external: string[],
+  rebuild?: Rebuild,
+  dev?: DevGraphs,
+  alongside?: (graph: ServerGraph) => void,
+): Promise<{ graph: ServerGraph; ssr: SSRBundle; serverModules: string[] }> {
+  await dev?.server.start();
+  const serverModules = [...(rebuild?.previous.serverModules ?? dev?.server.imports ?? [])];
   for (;;) {
     const graph = await bundleServerGraph({ entry, outdir: join(outdir, "server"), root, serverModules, external, dev: dev?.server });
+    alongside?.(graph);
     // In development, the client modules for SSR the process holds stay when no file of theirs changed (a server component's edit).
     const kept = dev && rebuild?.previous.ssr;
     const unchanged = kept && sameModules(rebuild.previous.clientModules, graph.clientModules) && !rebuild.changed.some((path) => kept.inputs.includes(path));
     const ssr = unchanged ? kept : await bundleClientModules(graph, join(outdir, "ssr"), external, dev?.ssr);
     const registered = new Set(Object.values(graph.serverModules));
     const missing = ssr.serverModules.filter((path) => !registered.has(path));
-    if (missing.length === 0) return { graph, ssr, serverModules };
+    if (missing.length === 0) {
+      // For the next start: those client components still import.
+      dev?.server.rememberImports(serverModules.filter((path) => ssr.serverModules.includes(path)));
+      return { graph, ssr, serverModules };
+    }
     serverModules.push(...missing);
   }
 }
@@ -155,11 +169,30 @@ export async function bundleApp(
   rebuild?: Rebuild,
   dev?: DevGraphs,
 ): Promise<BundledApp> {
-  const { graph, ssr, serverModules } = await bundleGraphs(entry, outdir, root, external, rebuild, dev);
   const previous = rebuild?.previous;
-  const keep = previous && sameModules(previous.clientModules, graph.clientModules) && !rebuild.changed.some((path) => previous.bundle.inputs.includes(path));
   const browserDir = join(outdir, "browser");
-  const browser = keep ? previous.bundle : await bundleBrowser(graph, browserEntry, browserDir, hot);
+  // The browser bundle needs the client modules alone: in development it is bundled while the client modules for SSR are.
+  let browserOf: { clientModules: Record<string, string>; bundle: Promise<BrowserBundle> } | undefined;
+  const browserFor = (graph: ServerGraph) => {
+    if (browserOf && sameModules(browserOf.clientModules, graph.clientModules)) return;
+    const keep = previous && sameModules(previous.clientModules, graph.clientModules) && !rebuild.changed.some((path) => previous.bundle.inputs.includes(path));
+    const before = browserOf?.bundle.catch(() => undefined);
+    const bundle = keep ? Promise.resolve(previous.bundle) : (async () => (await before, bundleBrowser(graph, browserEntry, browserDir, hot)))();
+    // Awaited below; a failure of the graphs first must not leave it unhandled.
+    bundle.catch(() => undefined);
+    browserOf = { clientModules: graph.clientModules, bundle };
+  };
+  let graphs: Awaited<ReturnType<typeof bundleGraphs>>;
+  try {
+    graphs = await bundleGraphs(entry, outdir, root, external, rebuild, dev, dev ? browserFor : undefined);
+  } catch (error) {
+    // Nothing may still write into `outdir` once this failed.
+    await browserOf?.bundle.catch(() => undefined);
+    throw error;
+  }
+  const { graph, ssr, serverModules } = graphs;
+  browserFor(graph);
+  const browser = await browserOf!.bundle;
   await rm(browserDir, { recursive: true, force: true });
   // The server's CSS first, then the client components' (the browser bundle holds them all).
   const cssFiles = [...graph.stylesheets, ...browser.stylesheets];

@@ -216,7 +216,7 @@ function stylesheetsOf(metafile: Metafile, base: string, entry: string): string[
   };
   // The bundle's own entry first: a split bundle's other entries are modules it imports.
   const entryPoints = Object.values(metafile.outputs).flatMap((output) => (output.entryPoint ? [output.entryPoint] : []));
-  for (const input of entryPoints.sort((a, b) => Number(!a.endsWith(entry)) - Number(!b.endsWith(entry)))) visit(input);
+  for (const input of entryPoints.sort((a, b) => Number(a !== entry) - Number(b !== entry))) visit(input);
   return order;
 }
 
@@ -243,10 +243,12 @@ export async function bundle(spec: BundleSpec): Promise<Bundled> {
   const { outfile, metafile } = await (Bun ? bundleWithBun(Bun, spec, hooks, externals) : bundleWithEsbuild(spec, hooks, externals));
   // esbuild's metafile names files from the app's folder, Bun's from the working directory.
   const base = Bun ? process.cwd() : spec.root;
-  const stylesheets = stylesheetsOf(metafile, base, spec.entry.startsWith("contrail:") ? spec.entry : relative(base, spec.entry));
+  // The entry as the metafile names it.
+  const entry = spec.entry.startsWith("contrail:") ? `${GENERATED}:${spec.entry}` : relative(base, spec.entry);
+  const stylesheets = stylesheetsOf(metafile, base, entry);
   // Bun names its outputs from the output folder, esbuild from the app's.
   const split = spec.entries ? splitOutputs(metafile, Bun ? spec.outdir : spec.root, base) : undefined;
-  const reached = spec.vendor ? reachedFrom(metafile, base, spec.entry.startsWith("contrail:") ? `${GENERATED}:${spec.entry}` : relative(base, spec.entry)) : undefined;
+  const reached = spec.vendor ? reachedFrom(metafile, base, entry) : undefined;
   return { outfile: split?.entryFiles[spec.entry] ?? outfile, split, externals: externals.found, inputs: hooks.inputs, stylesheets, assets: hooks.assets, reached };
 }
 

@@ -180,17 +180,17 @@ class Vendor {
   private get indexFile(): string {
     return join(this.cache, `${this.spec.graph}-${this.key}.json`);
   }
-  remembered(): { paths: string[]; modules: string[] } {
+  remembered(): { paths: string[]; modules: string[]; imports: string[] } {
     try {
-      return JSON.parse(readFileSync(this.indexFile, "utf8"));
+      return { imports: [], ...JSON.parse(readFileSync(this.indexFile, "utf8")) };
     } catch {
-      return { paths: [], modules: [] };
+      return { paths: [], modules: [], imports: [] };
     }
   }
-  remember(modules: string[]): void {
+  remember(modules: string[], imports: string[]): void {
     try {
       mkdirSync(this.cache, { recursive: true });
-      writeFileAtomically(this.indexFile, JSON.stringify({ paths: this.paths, modules }));
+      writeFileAtomically(this.indexFile, JSON.stringify({ paths: this.paths, modules, imports }));
     } catch {
       // A cache that cannot be written costs the next start its time, nothing else.
     }
@@ -223,7 +223,15 @@ function readMeta(folder: string): VendorMeta | undefined {
 /** One graph of the process, bundled again on each edit: its vendor folder and the app's modules it split last time. */
 export class DevGraph {
   private readonly vendor: Vendor;
-  private modules: string[] | undefined;
+  private modules: string[] = [];
+  private started = false;
+  /**
+   * Modules the graph's entry imports besides its own imports, remembered
+   * across starts: the server graph's "use server" modules only client
+   * components import (./build.ts), which a start would otherwise find by
+   * bundling it twice.
+   */
+  imports: string[] = [];
 
   constructor(spec: VendorSpec) {
     this.vendor = new Vendor(spec);
@@ -233,13 +241,25 @@ export class DevGraph {
     return this.vendor.recorded;
   }
 
+  /** `imports` from now on, and for the next start. */
+  rememberImports(imports: string[]): void {
+    this.imports = imports;
+    this.vendor.remember(this.modules, imports);
+  }
+
+  /** The vendor folder and modules of the last start, once. */
+  async start(): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    const { paths, modules, imports } = this.vendor.remembered();
+    await this.vendor.include(paths);
+    this.modules = modules;
+    this.imports = imports.filter((path) => existsSync(path));
+  }
+
   /** `spec` bundled split into `spec.outdir`, its packages from the vendor folder; `inputs`, `externals`, `stylesheets` and `assets` include the folder's. */
   async bundle(spec: Omit<BundleSpec, "entries" | "vendor">): Promise<Bundled> {
-    if (this.modules === undefined) {
-      const { paths, modules } = this.vendor.remembered();
-      await this.vendor.include(paths);
-      this.modules = modules;
-    }
+    await this.start();
     let fromEntryAlone = false;
     for (;;) {
       const missing = new Set<string>();
@@ -263,7 +283,7 @@ export class DevGraph {
         this.modules = reached;
         continue;
       }
-      this.vendor.remember(reached);
+      this.vendor.remember(reached, this.imports);
       const vendor = this.vendor;
       return {
         ...bundled,
