@@ -252,7 +252,8 @@ export class DevGraph {
     if (this.started) return;
     this.started = true;
     const { paths, modules, imports } = this.vendor.remembered();
-    await this.vendor.include(paths);
+    // A package removed since is not asked for again.
+    await this.vendor.include(paths.filter((path) => existsSync(path)));
     this.modules = modules;
     this.imports = imports.filter((path) => existsSync(path));
   }
