@@ -91,6 +91,7 @@ function rollingDeploy(nginx: string): void {
   let retryingBase = "";
   let browser: Browser;
   const cleanUp = () => {
+    // On exit there is no awaiting: nginx's own exit handler kills it then.
     void proxy?.stop();
     for (const machine of Object.values(machines)) machine.stop();
     for (const folder of copies) rmSync(folder, { recursive: true, force: true });
@@ -337,6 +338,7 @@ ${upstreams.join("\n")}
 
   test("stop nginx, the machines and the browser", async () => {
     await browser?.close();
+    await proxy?.stop();
     cleanUp();
   });
 }

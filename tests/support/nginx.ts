@@ -58,14 +58,19 @@ export interface Nginx {
  */
 export async function startNginx(nginx: string, count: number, site: (folder: string, ports: number[]) => string): Promise<Nginx & { ports: number[] }> {
   const folder = mkdtempSync(join(tmpdir(), "contrail-nginx-"));
-  const removeFolder = () => rmSync(folder, { recursive: true, force: true });
-  process.on("exit", removeFolder);
+  // nginx may still be writing into its folder as it is removed (a suite that exits without awaiting stop): retry then.
+  const removeFolder = () => rmSync(folder, { recursive: true, force: true, maxRetries: 5 });
+  let running: ChildProcess | undefined;
+  // A suite that fails before it stops nginx must not leave it running, nor its folder.
+  process.on("exit", () => {
+    running?.kill("SIGKILL");
+    removeFolder();
+  });
   for (let attempt = 1; ; attempt++) {
     const ports = await freePorts(count);
     try {
       const child = await launch(nginx, folder, site(folder, ports), ports);
-      // A suite that fails before it stops nginx must not leave it running.
-      process.on("exit", () => child.kill());
+      running = child;
       const stop = async () => {
         if (child.exitCode === null && child.signalCode === null) {
           const exited = new Promise((resolve) => child.once("exit", resolve));
