@@ -129,10 +129,19 @@ function publicDirOf(option: AppOptions["public"], root: string): string | undef
 }
 
 /**
- * The deployment id each app with hot updates started with, by its entry:
- * kept through its rebuilds, as its open pages take each edit in place.
+ * What the handlers of an app with hot updates hold, by its entry: the
+ * deployment id it started with (kept, as its open pages take each edit in
+ * place), and the client manifest, files and HTML renderer of its newest
+ * build. A build imports again only the modules that changed: a handler
+ * made by one that did not still serves the newest build through these.
  */
-const hotDeploymentIds = new Map<string, string>();
+const hotContexts = new Map<string, { deploymentId: string; clientManifest: AppContext["clientManifest"]; files: BundledApp["files"]; html: AppContext["html"] }>();
+
+/** `target` made to hold what `source` holds, in place. */
+function replaceContents<T extends object>(target: T, source: T): T {
+  for (const key of Object.keys(target)) if (!Object.hasOwn(source, key)) delete (target as any)[key];
+  return Object.assign(target, source);
+}
 
 /** Hands the server graph its app (and the development watcher's channel to pages), then imports it; resolves with its exports. */
 async function start<Exports>(app: BundledApp, outdir: string, root: string, options: AppOptions, hot?: AppContext["hot"]): Promise<Exports> {
@@ -142,16 +151,25 @@ async function start<Exports>(app: BundledApp, outdir: string, root: string, opt
   const clientModules = await loadClientModules(join(outdir, manifest.ssr));
   const { bootstrap, stylesheets } = manifest;
   const entry = join(root, manifest.entry);
-  if (hot && !hotDeploymentIds.has(entry)) hotDeploymentIds.set(entry, manifest.deploymentId);
-  const deploymentId = hot ? hotDeploymentIds.get(entry)! : manifest.deploymentId;
-  const bootstrapScriptContent = deploymentScript(deploymentId);
+  let context = { deploymentId: manifest.deploymentId, clientManifest: manifest.clientManifest, files: app.files, html: undefined as unknown as AppContext["html"] };
+  if (hot) {
+    const first = hotContexts.get(entry) ?? context;
+    hotContexts.set(entry, first);
+    replaceContents(first.clientManifest, manifest.clientManifest);
+    // The watcher swaps a restyled stylesheet into the app's files (./watch.ts): these are the ones served.
+    app.files = replaceContents(first.files, app.files);
+    context = first;
+  }
+  const bootstrapScriptContent = deploymentScript(context.deploymentId);
   const { nonce, onError } = options;
+  context.html = (parts, { signal, url }) =>
+    renderToHTMLStream(parts, { clientModules, bootstrapScriptContent, bootstrapModules: [bootstrap], stylesheets, nonce, onError, signal, url });
+  const newest = context;
   setCurrentApp({
-    clientManifest: manifest.clientManifest,
-    html: (parts, { signal, url }) =>
-      renderToHTMLStream(parts, { clientModules, bootstrapScriptContent, bootstrapModules: [bootstrap], stylesheets, nonce, onError, signal, url }),
-    assets: app.files,
-    deploymentId,
+    clientManifest: context.clientManifest,
+    html: (parts, rendering) => newest.html(parts, rendering),
+    assets: context.files,
+    deploymentId: context.deploymentId,
     publicDir: publicDirOf(options.public, root),
     hot,
     allowedHosts: options.allowedHosts,

@@ -13,10 +13,11 @@ import type { Asset } from "../serve/app-context.ts";
 import { ENCODINGS, compressBytes, isCompressible } from "../serve/compression.ts";
 import { contentHash, IMMUTABLE, servedAsset, type AssetFile } from "./asset-files.ts";
 import type { ExternalReason } from "./bundler.ts";
-import { bundleBrowser, bundleClientModules, type BrowserBundle, type SSRBundle } from "./client-graph.ts";
+import { bundleBrowser, bundleClientModules, ssrDevGraph, type BrowserBundle, type SSRBundle } from "./client-graph.ts";
+import type { DevGraph } from "./dev-graph.ts";
 import type { HotBrowserOptions } from "./hot-bundle.ts";
 import { fromFolder, MANIFEST_FILE, mode, pathOf, type BuildManifest, type BuiltFile, type BundledApp } from "./manifest.ts";
-import { bundleServerGraph, type ServerGraph } from "./server-graph.ts";
+import { bundleServerGraph, serverDevGraph, type ServerGraph } from "./server-graph.ts";
 import { writeKeyFile } from "./server-functions-key.ts";
 import { bundleStylesheet } from "./styles.ts";
 
@@ -46,14 +47,31 @@ export const DEFAULT_BROWSER_ENTRY = new URL("../html/browser-entry" + extname(i
  * server graph again with it, so its functions are registered (the set of
  * such modules only grows, so this ends).
  */
-async function bundleGraphs(entry: string, outdir: string, root: string, external: string[], known: string[] = []): Promise<{ graph: ServerGraph; ssr: SSRBundle; serverModules: string[] }> {
-  const serverModules = [...known];
+async function bundleGraphs(
+  entry: string,
+  outdir: string,
+  root: string,
+  external: string[],
+  rebuild?: Rebuild,
+  dev?: DevGraphs,
+  alongside?: (graph: ServerGraph) => void,
+): Promise<{ graph: ServerGraph; ssr: SSRBundle; serverModules: string[] }> {
+  await dev?.server.start();
+  const serverModules = [...(rebuild?.previous.serverModules ?? dev?.server.imports ?? [])];
   for (;;) {
-    const graph = await bundleServerGraph({ entry, outdir: join(outdir, "server"), root, serverModules, external });
-    const ssr = await bundleClientModules(graph, join(outdir, "ssr"), external);
+    const graph = await bundleServerGraph({ entry, outdir: join(outdir, "server"), root, serverModules, external, dev: dev?.server });
+    alongside?.(graph);
+    // In development, the client modules for SSR the process holds stay when no file of theirs changed (a server component's edit).
+    const kept = dev && rebuild?.previous.ssr;
+    const unchanged = kept && sameModules(rebuild.previous.clientModules, graph.clientModules) && !rebuild.changed.some((path) => kept.inputs.includes(path));
+    const ssr = unchanged ? kept : await bundleClientModules(graph, join(outdir, "ssr"), external, dev?.ssr);
     const registered = new Set(Object.values(graph.serverModules));
     const missing = ssr.serverModules.filter((path) => !registered.has(path));
-    if (missing.length === 0) return { graph, ssr, serverModules };
+    if (missing.length === 0) {
+      // For the next start: those client components still import.
+      dev?.server.rememberImports(serverModules.filter((path) => ssr.serverModules.includes(path)));
+      return { graph, ssr, serverModules };
+    }
     serverModules.push(...missing);
   }
 }
@@ -89,6 +107,14 @@ const sortedByKey = <T>(record: Record<string, T>): Record<string, T> => Object.
 export async function restyledFiles(root: string, hot: NonNullable<BundledApp["hot"]>): Promise<{ files: Record<string, Asset>; stylesheets: string[] }> {
   return servedFiles(root, hot.bundle, hot.cssFiles, hot.assetFiles);
 }
+
+/** Development: the graphs the process runs, bundled split with their vendor folders (./dev-graph.ts), one per process. */
+export interface DevGraphs {
+  server: DevGraph;
+  ssr: DevGraph;
+}
+
+export const devGraphs = (root: string, external: string[] = []): DevGraphs => ({ server: serverDevGraph(root, external), ssr: ssrDevGraph(root, external) });
 
 /** What a rebuild in development keeps of the build before it, and what changed since (./watch.ts). */
 export interface Rebuild {
@@ -132,7 +158,8 @@ const sameModules = (a: Record<string, string>, b: Record<string, string>) => JS
  * graph and SSR bundles; the served files in memory). With `hot`, for hot
  * updates; a `rebuild` starts from what the build before found (the "use
  * server" modules only client components import) and keeps its browser
- * bundle when no file of it changed.
+ * bundle when no file of it changed. With `dev`, the server graph and the
+ * client modules for SSR are bundled split, into `outdir` again and again.
  */
 export async function bundleApp(
   entry: string,
@@ -142,12 +169,32 @@ export async function bundleApp(
   external: string[] = [],
   hot?: HotBrowserOptions,
   rebuild?: Rebuild,
+  dev?: DevGraphs,
 ): Promise<BundledApp> {
-  const { graph, ssr, serverModules } = await bundleGraphs(entry, outdir, root, external, rebuild?.previous.serverModules);
   const previous = rebuild?.previous;
-  const keep = previous && sameModules(previous.clientModules, graph.clientModules) && !rebuild.changed.some((path) => previous.bundle.inputs.includes(path));
   const browserDir = join(outdir, "browser");
-  const browser = keep ? previous.bundle : await bundleBrowser(graph, browserEntry, browserDir, hot);
+  // The browser bundle needs the client modules alone: in development it is bundled while the client modules for SSR are.
+  let browserOf: { clientModules: Record<string, string>; bundle: Promise<BrowserBundle> } | undefined;
+  const browserFor = (graph: ServerGraph) => {
+    if (browserOf && sameModules(browserOf.clientModules, graph.clientModules)) return;
+    const keep = previous && sameModules(previous.clientModules, graph.clientModules) && !rebuild.changed.some((path) => previous.bundle.inputs.includes(path));
+    const before = browserOf?.bundle.catch(() => undefined);
+    const bundle = keep ? Promise.resolve(previous.bundle) : (async () => (await before, bundleBrowser(graph, browserEntry, browserDir, hot)))();
+    // Awaited below; a failure of the graphs first must not leave it unhandled.
+    bundle.catch(() => undefined);
+    browserOf = { clientModules: graph.clientModules, bundle };
+  };
+  let graphs: Awaited<ReturnType<typeof bundleGraphs>>;
+  try {
+    graphs = await bundleGraphs(entry, outdir, root, external, rebuild, dev, dev ? browserFor : undefined);
+  } catch (error) {
+    // Nothing may still write into `outdir` once this failed.
+    await browserOf?.bundle.catch(() => undefined);
+    throw error;
+  }
+  const { graph, ssr, serverModules } = graphs;
+  browserFor(graph);
+  const browser = await browserOf!.bundle;
   await rm(browserDir, { recursive: true, force: true });
   // The server's CSS first, then the client components' (the browser bundle holds them all).
   const cssFiles = [...graph.stylesheets, ...browser.stylesheets];
@@ -155,7 +202,8 @@ export async function bundleApp(
   const served = await servedFiles(root, browser, cssFiles, assetFiles);
   const files = sortedByKey(served.files);
   const bundler = (globalThis as any).Bun ? "bun" : "esbuild";
-  const deploymentId = await deploymentIdOf([fileURLToPath(graph.url), ssr.outfile], files, bundler);
+  // Hot updates keep the id the app started with (./app.ts).
+  const deploymentId = previous?.deploymentId ?? (await deploymentIdOf([fileURLToPath(graph.url), ssr.outfile], files, bundler));
   const manifest: BuildManifest = {
     root: fromFolder(outdir, root) || ".",
     entry: fromFolder(root, entry),
@@ -181,6 +229,8 @@ export async function bundleApp(
     filesPath: HOT_FILES,
     serverModules,
     clientModules: graph.clientModules,
+    ssr,
+    deploymentId,
     bundle: browser,
     cssFiles,
     assetFiles,

@@ -55,6 +55,29 @@ export interface BundleSpec {
    * through it in the bundle's map.
    */
   load?: (path: string, source: string) => Promise<{ contents: string; loader: Loader } | undefined>;
+  /**
+   * Development: the packages a server bundle would hold come from the files
+   * of a prebuilt vendor folder instead (./dev-graph.ts). A server bundle
+   * with `entries` is split into one file per module, each named by its
+   * content and its imports' (always by esbuild).
+   */
+  vendor?: VendorFiles;
+  /** false: no source map even in development (a vendor folder: stacks leave packages' frames out). */
+  sourcemap?: false;
+}
+
+/** How a split development bundle imports the packages it would hold (./dev-graph.ts). */
+export interface VendorFiles {
+  /** The prebuilt file that stands for the package module `path` (resolved), or undefined if the vendor folder lacks it. */
+  fileOf(path: string): string | undefined;
+  /** Package modules imported that the vendor folder lacks (filled while bundling). */
+  missing: Set<string>;
+  /**
+   * Only packages' dynamic imports come from the folder: the vendor folder's
+   * own bundle, whose split chunk of a CommonJS module would give `import()`
+   * its `default` alone.
+   */
+  dynamicOnly?: boolean;
 }
 
 const SOURCE_FILE = /\.[cm]?[jt]sx?$/;
@@ -85,6 +108,8 @@ export interface Bundled {
   stylesheets: string[];
   /** The files it imports for their URL. */
   assets: AssetFile[];
+  /** With `vendor`: the source files `entry` imports, directly or not, sorted (the entries the next build splits). */
+  reached?: string[];
 }
 
 // As React's packages read it: development unless NODE_ENV says production.
@@ -95,10 +120,27 @@ function defines(): Record<string, string> {
 }
 
 // Development stacks name the app's sources: every runtime reads a server bundle's inline map.
-const sourcemapFor = (spec: BundleSpec) => (spec.platform === "server" && mode() !== "production" ? "inline" : undefined);
+const sourcemapFor = (spec: BundleSpec) => (spec.platform === "server" && mode() !== "production" && spec.sourcemap !== false ? "inline" : undefined);
 
 // Named by content: a page imports an edited module again by its new name.
 const SPLIT_NAMES = { entry: "[dir]/[name]-[hash]", chunk: "chunks/[name]-[hash]" };
+// A split server bundle's files are all in its folder: the relative imports of external files hold in each.
+const FLAT_NAMES = { entryNames: "[name]-[hash]", chunkNames: "[name]-[hash]", outExtension: { ".js": ".mjs" } };
+
+/**
+ * `compute` remembered by `key` while `source` stays the same: a development
+ * rebuild transforms again only the files that changed.
+ */
+export function rememberedBySource<T>(): (key: string, source: string, compute: () => Promise<T>) => Promise<T> {
+  const results = new Map<string, { source: string; result: Promise<T> }>();
+  return (key, source, compute) => {
+    const known = results.get(key);
+    if (known?.source === source) return known.result;
+    const result = compute();
+    results.set(key, { source, result });
+    return result;
+  };
+}
 
 type LoadResult = { contents: string; loader: Loader | "js"; resolveDir?: string } | undefined;
 
@@ -168,7 +210,7 @@ interface Metafile {
 }
 
 /** The CSS files a bundle imports, in the order its modules run (the order the bundlers give CSS); the metafile's paths are from `base`. */
-function stylesheetsOf(metafile: Metafile, base: string): string[] {
+function stylesheetsOf(metafile: Metafile, base: string, entry: string): string[] {
   const order: string[] = [];
   const seen = new Set<string>();
   const visit = (input: string) => {
@@ -177,7 +219,9 @@ function stylesheetsOf(metafile: Metafile, base: string): string[] {
     if (CSS_FILE.test(input)) order.push(resolve(base, input));
     for (const imported of metafile.inputs[input]?.imports ?? []) if (!imported.external) visit(imported.path);
   };
-  for (const output of Object.values(metafile.outputs)) if (output.entryPoint) visit(output.entryPoint);
+  // The bundle's own entry first: a split bundle's other entries are modules it imports.
+  const entryPoints = Object.values(metafile.outputs).flatMap((output) => (output.entryPoint ? [output.entryPoint] : []));
+  for (const input of entryPoints.sort((a, b) => Number(a !== entry) - Number(b !== entry))) visit(input);
   return order;
 }
 
@@ -197,16 +241,33 @@ function splitOutputs(metafile: Metafile, outputBase: string, inputBase: string)
 
 /** Bundles `spec.entry`. */
 export async function bundle(spec: BundleSpec): Promise<Bundled> {
-  const Bun = (globalThis as any).Bun;
+  // A split server bundle is esbuild's on every runtime (./dev-graph.ts).
+  const Bun = spec.platform === "server" && spec.entries ? undefined : (globalThis as any).Bun;
   const hooks = loadHooks(spec);
   const externals = externalsOf(spec);
   const { outfile, metafile } = await (Bun ? bundleWithBun(Bun, spec, hooks, externals) : bundleWithEsbuild(spec, hooks, externals));
   // esbuild's metafile names files from the app's folder, Bun's from the working directory.
   const base = Bun ? process.cwd() : spec.root;
-  const stylesheets = stylesheetsOf(metafile, base);
+  // The entry as the metafile names it.
+  const entry = spec.entry.startsWith("contrail:") ? `${GENERATED}:${spec.entry}` : relative(base, spec.entry);
+  const stylesheets = stylesheetsOf(metafile, base, entry);
   // Bun names its outputs from the output folder, esbuild from the app's.
   const split = spec.entries ? splitOutputs(metafile, Bun ? spec.outdir : spec.root, base) : undefined;
-  return { outfile: split?.entryFiles[spec.entry] ?? outfile, split, externals: externals.found, inputs: hooks.inputs, stylesheets, assets: hooks.assets };
+  const reached = spec.vendor ? reachedFrom(metafile, base, entry) : undefined;
+  return { outfile: split?.entryFiles[spec.entry] ?? outfile, split, externals: externals.found, inputs: hooks.inputs, stylesheets, assets: hooks.assets, reached };
+}
+
+/** The source files (of the file namespace) the metafile's input `entry` imports, directly or not (paths from `base`). */
+function reachedFrom(metafile: Metafile, base: string, entry: string): string[] {
+  const seen = new Set<string>();
+  const visit = (input: string) => {
+    if (seen.has(input)) return;
+    seen.add(input);
+    for (const imported of metafile.inputs[input]?.imports ?? []) if (!imported.external) visit(imported.path);
+  };
+  visit(entry);
+  seen.delete(entry);
+  return [...seen].filter((input) => !input.includes(":") && SOURCE_FILE.test(input)).map((input) => resolve(base, input)).sort();
 }
 
 /** The package a bare import names: "name" or "@scope/name". */
@@ -366,12 +427,13 @@ async function chainSourceMaps(outfile: string, outdir: string, sourceMaps: Map<
 async function bundleWithEsbuild(spec: BundleSpec, hooks: LoadHooks, externals: Externals): Promise<{ outfile: string; metafile: Metafile }> {
   const esbuild = await import("esbuild");
   const plugins: import("esbuild").Plugin[] = [loadPlugin(spec, hooks) as unknown as import("esbuild").Plugin];
+  if (spec.vendor && !spec.vendor.dynamicOnly) plugins.push(contrailFromVendor(spec.vendor));
   if (externals.applies) {
     const resolving = Symbol("resolving");
     plugins.push({
       name: "contrail-externals",
       setup: (build) =>
-        build.onResolve({ filter: BARE_IMPORT }, async (args) => {
+        build.onResolve({ filter: BARE_IMPORT }, fromVendor(spec.vendor, async (args) => {
           if (args.pluginData === resolving) return undefined;
           if (externals.runtimeModule(args.path)) return { path: args.path, external: true };
           const resolved = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: resolving });
@@ -383,7 +445,7 @@ async function bundleWithEsbuild(spec: BundleSpec, hooks: LoadHooks, externals: 
           if (resolved.external) return undefined;
           if (externals.reason(args.path, resolved.path) === undefined) return { path: resolved.path, namespace: resolved.namespace, suffix: resolved.suffix, sideEffects: resolved.sideEffects };
           return { path: hostImport(spec.outdir, resolved.path), external: true };
-        }),
+        })),
     });
   }
   const outfile = join(spec.outdir, spec.name + ".mjs");
@@ -391,7 +453,7 @@ async function bundleWithEsbuild(spec: BundleSpec, hooks: LoadHooks, externals: 
   const result = await esbuild.build({
     entryPoints: [spec.entry, ...(spec.entries ?? [])],
     ...(spec.entries
-      ? { outdir: spec.outdir, splitting: true, entryNames: SPLIT_NAMES.entry, chunkNames: SPLIT_NAMES.chunk }
+      ? { outdir: spec.outdir, splitting: true, ...(server ? FLAT_NAMES : { entryNames: SPLIT_NAMES.entry, chunkNames: SPLIT_NAMES.chunk }) }
       : { outfile }),
     // Paths in the output (its comments) are relative to the app's folder, wherever the build runs from.
     absWorkingDir: spec.root,
@@ -403,8 +465,8 @@ async function bundleWithEsbuild(spec: BundleSpec, hooks: LoadHooks, externals: 
     jsx: "automatic",
     minify: !server && mode() === "production",
     sourcemap: sourcemapFor(spec),
-    // CommonJS modules in an ESM bundle call require(): give them one.
-    banner: server ? { js: "import { createRequire as __contrailRequire } from 'node:module'; const require = __contrailRequire(import.meta.url);" } : undefined,
+    // CommonJS modules in an ESM bundle call require(): give them one. Bun reads the inline map of a file marked as its own output only.
+    banner: server ? { js: `${(globalThis as any).Bun ? "// @bun\n" : ""}import { createRequire as __contrailRequire } from 'node:module'; const require = __contrailRequire(import.meta.url);` } : undefined,
     logLevel: "silent",
     metafile: true,
     plugins,
@@ -412,8 +474,52 @@ async function bundleWithEsbuild(spec: BundleSpec, hooks: LoadHooks, externals: 
   return { outfile, metafile: result.metafile! };
 }
 
+type OnResolve = Parameters<import("esbuild").PluginBuild["onResolve"]>[1];
+
+/** contrail's own modules, imported by path (its repository's apps, references the bundle generates), come from the vendor folder too: they are no edit of the app. */
+function contrailFromVendor(vendor: VendorFiles): import("esbuild").Plugin {
+  const resolving = Symbol("resolving");
+  return {
+    name: "contrail-vendor",
+    setup: (build) =>
+      build.onResolve({ filter: /^[./]/ }, async (args) => {
+        if (args.pluginData === resolving || args.namespace !== "file" || args.kind === "entry-point") return undefined;
+        const resolved = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: resolving });
+        if (resolved.errors.length > 0 || resolved.external || isAppModule(resolved.path) || !SOURCE_FILE.test(resolved.path)) return undefined;
+        const file = vendor.fileOf(resolved.path);
+        if (file === undefined) vendor.missing.add(resolved.path);
+        return { path: file ?? resolved.path, external: true };
+      }),
+  };
+}
+
+/**
+ * `resolve` (what `contrail-externals` makes of a bare import), with the
+ * package modules it leaves in the bundle taken from the vendor folder's
+ * files instead (external), when a split development bundle has one.
+ */
+function fromVendor(vendor: VendorFiles | undefined, resolve: OnResolve): OnResolve {
+  if (vendor === undefined) return resolve;
+  return async (args) => {
+    const resolved = await resolve(args);
+    if (vendor.dynamicOnly && args.kind !== "dynamic-import") return resolved;
+    if (resolved?.path === undefined || resolved.external || (resolved.namespace ?? "file") !== "file") return resolved;
+    // A package's stylesheets and assets are the app's, as without a vendor folder.
+    if (CSS_FILE.test(resolved.path) || ASSET_FILE.test(resolved.path)) return resolved;
+    const file = vendor.fileOf(resolved.path);
+    if (file === undefined) vendor.missing.add(resolved.path);
+    return { path: file ?? resolved.path, external: true };
+  };
+}
+
+const exportNames = rememberedBySource<string[]>();
+
 /** Export names of a module, read from its source without running it. */
-export async function exportNamesOf(path: string, source: string): Promise<string[]> {
+export function exportNamesOf(path: string, source: string): Promise<string[]> {
+  return exportNames(path, source, () => readExportNames(path, source));
+}
+
+async function readExportNames(path: string, source: string): Promise<string[]> {
   const Bun = (globalThis as any).Bun;
   if (Bun) return new Bun.Transpiler({ loader: loaderFor(path) }).scan(source).exports;
   const esbuild = await import("esbuild");

@@ -10,6 +10,7 @@ import { extname } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { AssetFile } from "./asset-files.ts";
 import { bundle, exportNamesOf, type BundleSpec, type ExternalReason } from "./bundler.ts";
+import { DevGraph } from "./dev-graph.ts";
 import { moduleIdOf, type ServerGraph } from "./server-graph.ts";
 import { isServerModule, serverReferenceModule, type ServerReferenceSource } from "./use-server.ts";
 import { hotEntry, packagesToSplit, splitBundleFiles, withRefreshRegistration, type HotBrowserOptions } from "./hot-bundle.ts";
@@ -37,12 +38,12 @@ function moduleMapSource(graph: ServerGraph): string {
 }
 
 /** A load hook that replaces "use server" modules by server references, and the files it replaced. */
-function serverReferences(graph: ServerGraph, source: ServerReferenceSource): { load: NonNullable<BundleSpec["load"]>; replaced: string[] } {
+function serverReferences(root: string, source: ServerReferenceSource): { load: NonNullable<BundleSpec["load"]>; replaced: string[] } {
   const replaced: string[] = [];
   const load = async (path: string, code: string) => {
     if (!isServerModule(code)) return undefined;
     replaced.push(path);
-    return { contents: serverReferenceModule(moduleIdOf(graph.root, path), await exportNamesOf(path, code), source), loader: "ts" as const };
+    return { contents: serverReferenceModule(moduleIdOf(root, path), await exportNamesOf(path, code), source), loader: "ts" as const };
   };
   return { load, replaced };
 }
@@ -59,14 +60,32 @@ export interface SSRBundle {
   assets: AssetFile[];
 }
 
-/** The client modules bundled for server-side rendering in this process. */
-export async function bundleClientModules(graph: ServerGraph, outdir: string, external: readonly string[] = []): Promise<SSRBundle> {
+/** The client modules for SSR of development builds (./dev-graph.ts), with their vendor folder. */
+export function ssrDevGraph(root: string, external: readonly string[] = []): DevGraph {
+  return new DevGraph({
+    graph: "ssr",
+    root,
+    sharedWithHost: HOST_PACKAGES,
+    external,
+    loader: () => {
+      const { load, replaced } = serverReferences(root, SSR_REFERENCES);
+      return { load, recorded: () => replaced };
+    },
+  });
+}
+
+/** The client modules bundled for server-side rendering in this process (with `dev`, split: ./dev-graph.ts). */
+export async function bundleClientModules(graph: ServerGraph, outdir: string, external: readonly string[] = [], dev?: DevGraph): Promise<SSRBundle> {
   const entry = "contrail:ssr-entry";
-  const { load, replaced } = serverReferences(graph, SSR_REFERENCES);
+  const { load, replaced } = serverReferences(graph.root, SSR_REFERENCES);
   const generated = { [entry]: moduleMapSource(graph) };
   const spec: BundleSpec = { entry, generated, outdir, root: graph.root, name: "ssr", platform: "server", sharedWithHost: HOST_PACKAGES, external, load };
-  const { outfile, externals, inputs, assets } = await bundle(spec);
-  return { outfile, externals, inputs, assets, serverModules: replaced.sort() };
+  const { outfile, externals, inputs, assets } = await (dev ? dev.bundle(spec) : bundle(spec));
+  // The packages' own, found when their vendor folder was bundled.
+  // A split development bundle may take passes (./dev-graph.ts): what the last one holds counts.
+  const built = new Set(inputs);
+  const serverModules = [...new Set([...((dev?.recorded as string[] | undefined) ?? []), ...replaced.filter((path) => built.has(path))])];
+  return { outfile, externals, inputs, assets, serverModules: serverModules.sort() };
 }
 
 /** The browser bundle: one file (`js`), or in development with hot updates the files of the split bundle (`split`). */
@@ -107,7 +126,7 @@ const WEBPACK_RUNTIME = "contrail:webpack-runtime";
 export async function bundleBrowser(graph: ServerGraph, browserEntry: string, outdir: string, hot?: HotBrowserOptions): Promise<BrowserBundle> {
   const entry = "contrail:browser-entry";
   const entryImports = [WEBPACK_RUNTIME, "contrail:modules", browserEntry];
-  const references = serverReferences(graph, BROWSER_REFERENCES);
+  const references = serverReferences(graph.root, BROWSER_REFERENCES);
   const load = hot ? withRefreshRegistration(graph.root, references.load, hot.revisions) : references.load;
   const bundleWith = (packages: string[] | undefined) => {
     const hotPage = hot && hotEntry(hot, entryImports, packages);

@@ -9,7 +9,7 @@
 import { readFile } from "node:fs/promises";
 import { extname, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { loaderFor, type Bundled, type BundleSpec } from "./bundler.ts";
+import { loaderFor, rememberedBySource, type Bundled, type BundleSpec } from "./bundler.ts";
 import type { SplitBrowserBundle } from "./client-graph.ts";
 import { refreshRegistration } from "./fast-refresh.ts";
 import { moduleIdOf, type ServerGraph } from "./server-graph.ts";
@@ -70,6 +70,8 @@ export function packagesToSplit(split: NonNullable<Bundled["split"]>, root: stri
 
 const APP_SOURCE = /\.[cm]?[jt]sx?$/;
 
+const registrations = rememberedBySource<Awaited<ReturnType<typeof refreshRegistration>> | undefined>();
+
 /**
  * `load` with the app's own modules' components registered with Fast
  * Refresh (what `load` replaces stays as it made it), and each edited
@@ -84,7 +86,8 @@ export function withRefreshRegistration(root: string, load: NonNullable<BundleSp
     const revision = revisions?.get(path);
     const mark = revision ? `\n(globalThis as any).__contrailRevision = ${revision};\n` : "";
     // A module that does not parse is left to the bundler, which reports the error where it is.
-    const registered = await refreshRegistration(source + mark, path, moduleIdOf(root, path)).catch(() => undefined);
+    const id = moduleIdOf(root, path);
+    const registered = await registrations(id + "\0" + path, source + mark, () => refreshRegistration(source + mark, path, id).catch(() => undefined));
     if (registered) return { contents: registered.code + inlineSourceMapComment(registered.map), loader: "js" };
     return mark ? { contents: source + mark, loader: loaderFor(path) } : undefined;
   };

@@ -7,7 +7,7 @@ import type { Encoding } from "../serve/compression.ts";
 import type { ClientManifest } from "../flight/types.ts";
 import type { ExternalReason } from "./bundler.ts";
 import type { AssetFile } from "./asset-files.ts";
-import type { BrowserBundle, SplitBrowserBundle } from "./client-graph.ts";
+import type { BrowserBundle, SplitBrowserBundle, SSRBundle } from "./client-graph.ts";
 
 /** What a build's `manifest.json` holds: everything a process needs to serve the app but the bundles themselves. */
 export interface BuildManifest {
@@ -74,6 +74,9 @@ export interface BundledApp {
     filesPath: string;
     serverModules: string[];
     clientModules: Record<string, string>;
+    /** The client modules for SSR, kept by a rebuild none of whose files they hold. */
+    ssr: SSRBundle;
+    deploymentId: string;
     /** The stylesheets and files the app imports, for its stylesheet to be bundled again alone. */
     cssFiles: string[];
     assetFiles: AssetFile[];

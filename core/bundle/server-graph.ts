@@ -10,7 +10,8 @@ import { extname, isAbsolute, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { ClientManifest } from "../flight/types.ts";
 import type { AssetFile } from "./asset-files.ts";
-import { bundle, exportNamesOf, loaderFor, type BundleSpec, type ExternalReason, type Loader } from "./bundler.ts";
+import { bundle, exportNamesOf, loaderFor, rememberedBySource, type BundleSpec, type ExternalReason } from "./bundler.ts";
+import { DevGraph } from "./dev-graph.ts";
 import { hoistInlineServerFunctions } from "./inline-server-functions.ts";
 import { inlineSourceMapComment } from "./source-map.ts";
 import { clientReferenceModule, isClientModule } from "./use-client.ts";
@@ -51,6 +52,8 @@ export interface BundleOptions {
   serverModules?: string[];
   /** Imports left to the process, as esbuild's `external` (a package with its subpaths, any specifier, `*` for any text); native addons and the runtimes' own modules always are. */
   external?: readonly string[];
+  /** Development: bundled split into `outdir`, its packages from a vendor folder (./dev-graph.ts, `serverDevGraph`). */
+  dev?: DevGraph;
 }
 
 // This file's own extension: `.ts` from source, `.js` once compiled to dist/.
@@ -61,37 +64,75 @@ export function moduleIdOf(root: string, path: string): string {
   return "./" + relative(root, path).split("\\").join("/");
 }
 
-export async function bundleServerGraph(options: BundleOptions): Promise<ServerGraph> {
-  const root = options.root ?? process.cwd();
-  const entry = resolve(options.entry);
-  const clientManifest: ClientManifest = {};
-  const clientModules: Record<string, string> = {};
-  const serverModules: Record<string, string> = {};
-  // Imported by the entry, after its own imports.
-  const extraImports = (options.serverModules ?? []).map((path) => `\nimport ${JSON.stringify(path)};`).join("");
+/** What the server graph's modules hold: client references, registered "use server" modules (id → file). */
+interface Found {
+  clientManifest: ClientManifest;
+  clientModules: Record<string, string>;
+  serverModules: Record<string, string>;
+}
 
-  // A "use client" module becomes client references; a "use server" module registers its exports.
-  async function load(path: string, source: string): Promise<{ contents: string; loader: Loader } | undefined> {
+const hoisted = rememberedBySource<Awaited<ReturnType<typeof hoistInlineServerFunctions>>>();
+
+/**
+ * The server graph's load hook: a "use client" module becomes client
+ * references, a "use server" module registers its exports, inline "use
+ * server" functions are hoisted; `entry` imports `extraImports` last. What it
+ * finds goes into `found`.
+ */
+function serverGraphLoad(root: string, entry: string | undefined, extraImports: string, found: Found): NonNullable<BundleSpec["load"]> {
+  return async (path, source) => {
     const id = moduleIdOf(root, path);
     if (isClientModule(source)) {
-      clientManifest[id] = { id, chunks: [], name: "*" };
-      clientModules[id] = path;
+      found.clientManifest[id] = { id, chunks: [], name: "*" };
+      found.clientModules[id] = path;
       return { contents: clientReferenceModule(id, await exportNamesOf(path, source), REFERENCES_MODULE), loader: "ts" as const };
     }
-    const hoisted = await hoistInlineServerFunctions(source, path, id, REFERENCES_MODULE);
-    let contents = hoisted?.code ?? source;
+    const inline = await hoisted(id + "\0" + path, source, () => hoistInlineServerFunctions(source, path, id, REFERENCES_MODULE));
+    let contents = inline?.code ?? source;
     if (isServerModule(source)) {
-      serverModules[id] = path;
+      found.serverModules[id] = path;
       contents += serverModuleRegistration(id, path, REFERENCES_MODULE);
     }
     if (path === entry) contents += extraImports;
     // Its map last, where the bundler reads it (./bundler.ts chains it into the bundle's).
-    if (hoisted !== undefined) return { contents: contents + inlineSourceMapComment(hoisted.map), loader: "js" };
+    if (inline !== undefined) return { contents: contents + inlineSourceMapComment(inline.map), loader: "js" };
     return contents === source ? undefined : { contents, loader: loaderFor(path) };
-  }
+  };
+}
 
-  const spec: BundleSpec = { entry, outdir: options.outdir, root, name: "server", platform: "server", conditions: ["react-server"], external: options.external, load };
-  const { outfile, externals, inputs, stylesheets, assets } = await bundle(spec);
+const SERVER_CONDITIONS = ["react-server"];
+
+/** The server graph of development builds (./dev-graph.ts): its packages' client references found once, with its vendor folder. */
+export function serverDevGraph(root: string, external?: readonly string[]): DevGraph {
+  return new DevGraph({
+    graph: "server",
+    root,
+    conditions: SERVER_CONDITIONS,
+    external,
+    loader: () => {
+      const found: Found = { clientManifest: {}, clientModules: {}, serverModules: {} };
+      return { load: serverGraphLoad(root, undefined, "", found), recorded: () => found };
+    },
+  });
+}
+
+export async function bundleServerGraph(options: BundleOptions): Promise<ServerGraph> {
+  const root = options.root ?? process.cwd();
+  const entry = resolve(options.entry);
+  const found: Found = { clientManifest: {}, clientModules: {}, serverModules: {} };
+  // Imported by the entry, after its own imports.
+  const extraImports = (options.serverModules ?? []).map((path) => `\nimport ${JSON.stringify(path)};`).join("");
+  const load = serverGraphLoad(root, entry, extraImports, found);
+  const spec: BundleSpec = { entry, outdir: options.outdir, root, name: "server", platform: "server", conditions: SERVER_CONDITIONS, external: options.external, load };
+  const { outfile, externals, inputs, stylesheets, assets } = await (options.dev ? options.dev.bundle(spec) : bundle(spec));
+  // A split development bundle may take passes (./dev-graph.ts): what the last one holds counts.
+  const built = new Set(inputs);
+  const holds = (record: Record<string, string>) => Object.fromEntries(Object.entries(record).filter(([, path]) => built.has(path)));
+  // The packages' own, found when their vendor folder was bundled.
+  const vendor = options.dev?.recorded as Found | undefined;
+  const clientModules = { ...vendor?.clientModules, ...holds(found.clientModules) };
+  const clientManifest = Object.fromEntries(Object.entries({ ...vendor?.clientManifest, ...found.clientManifest }).filter(([id]) => Object.hasOwn(clientModules, id)));
+  const serverModules = { ...vendor?.serverModules, ...holds(found.serverModules) };
   const url = pathToFileURL(isAbsolute(outfile) ? outfile : join(root, outfile)).href;
   return { url, root, clientManifest, clientModules, serverModules, externals, inputs, stylesheets, assets };
 }

@@ -7,11 +7,11 @@
 // Fast Refresh keeps their state), swap the stylesheets, fetch their page's
 // Flight again. A build error leaves the app as it was and shows in the
 // terminal and in the pages until it is fixed.
-import { mkdtempSync, rmSync, statSync, watch, type FSWatcher } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync, statSync, watch, type FSWatcher } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { AppOptions } from "./app.ts";
-import { bundleApp, restyledFiles, type Rebuild } from "./build.ts";
+import { bundleApp, devGraphs, restyledFiles, type Rebuild } from "./build.ts";
+import { devFolder } from "./dev-graph.ts";
 import { isAppModule } from "./hot-bundle.ts";
 import { HotChannel, type HotUpdate } from "./hot-channel.ts";
 import type { BundledApp } from "./manifest.ts";
@@ -34,13 +34,15 @@ export async function developApp<Exports>(entry: string, root: string, browserEn
   const channel = new HotChannel();
   const revisions = new Map<string, number>();
   // A page knows the version its generation is published as: what it has applied.
+  // Every generation is bundled into the same folder: a module unchanged keeps its file's URL, and so its instance.
+  const outdir = devFolder();
+  const graphs = devGraphs(root, options.external);
   const generate = async (version: number, rebuild?: Rebuild) => {
-    // Imported, the bundles live in the process: their folder goes at once.
-    const outdir = mkdtempSync(join(tmpdir(), "contrail-"));
     try {
-      const app = await bundleApp(entry, root, browserEntry, outdir, options.external, { boot: channel.boot, version, packages: rebuild?.previous.browser.packages, revisions }, rebuild);
+      const app = await bundleApp(entry, root, browserEntry, outdir, options.external, { boot: channel.boot, version, packages: rebuild?.previous.browser.packages, revisions }, rebuild, graphs);
       return { app, exports: await start(app, outdir, channel.answer) };
     } finally {
+      // Imported, the bundles live in the process: their folder goes at once.
       rmSync(outdir, { recursive: true, force: true });
     }
   };

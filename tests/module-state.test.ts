@@ -1,0 +1,98 @@
+// Module state across hot updates (core/bundle/dev-graph.ts): the app of
+// tests/fixtures/module-state, copied into a folder of its own and served by
+// this runtime's adapter in development. Edits to the page and to a module
+// it imports run those again (their importers with them), while the data
+// module they import, which opens a "connection" at module scope, runs once
+// in the process and keeps its state (a query count) through every edit. An
+// import of a file not yet written fails the build until the file appears;
+// the file's deletion, with its import, is an update too. In production
+// nothing watches: each module ran once.
+import { ok, strictEqual } from "node:assert/strict";
+import { cpSync, mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { eventually, run, test } from "./support/harness.ts";
+import { hostScriptCommand, startServerProcess } from "./support/server-process.ts";
+
+const runtime = (globalThis as any).Bun ? "bun" : (globalThis as any).Deno ? "deno" : "node";
+const development = process.env.NODE_ENV !== "production";
+const script = new URL("./servers/hot-app.ts", import.meta.url).pathname;
+const fixture = new URL("./fixtures/module-state/", import.meta.url).pathname;
+// At the fixture's depth, so its imports of contrail's files resolve the same.
+const scratch = new URL("./.tmp/", import.meta.url).pathname;
+const folder = join(scratch, `module-state-${runtime}-${process.pid}`);
+
+interface State {
+  text: string;
+  pageRuns: number;
+  dbOpened: number;
+  query: number;
+}
+
+function edit(file: string, from: string, to: string): void {
+  const path = join(folder, file);
+  const source = readFileSync(path, "utf8");
+  ok(source.includes(from), `${file} holds ${from}`);
+  writeFileSync(path, source.replace(from, to));
+}
+
+test(`module state across edits${development ? "" : " (production: nothing watches)"}`, async () => {
+  mkdirSync(scratch, { recursive: true });
+  cpSync(fixture, folder, { recursive: true });
+  const server = await startServerProcess(hostScriptCommand(script, folder, runtime));
+  try {
+    const state = async (): Promise<State> => {
+      const html = await (await fetch(server.base + "/")).text();
+      const text = /<p id="state">([^<]*)<\/p>/.exec(html)?.[1] ?? "";
+      const number = (name: string) => Number(new RegExp(`${name} (\\d+)`).exec(text)?.[1]);
+      return { text, pageRuns: number("page ran"), dbOpened: number("db opened"), query: number("query") };
+    };
+    /** Waits for the page to show `text`; the data module still ran once, its state kept. */
+    let lastQuery = 0;
+    const shows = async (text: string, what: string): Promise<State> => {
+      let seen: State | undefined;
+      await eventually(async () => (seen = await state()).text.includes(text), `${what} (the page shows ${JSON.stringify(seen?.text)})`);
+      strictEqual(seen!.dbOpened, 1, `${what}: the data module ran once (${seen!.text})`);
+      ok(seen!.query > lastQuery, `${what}: the connection kept its state (${seen!.text})`);
+      lastQuery = seen!.query;
+      return seen!;
+    };
+
+    const first = await shows("page v1 | label v1 (db 1) | page ran 1", "the first page");
+    if (!development) {
+      strictEqual((await fetch(server.base + "/_contrail/hot?since=0")).status, 404);
+      strictEqual(first.pageRuns, 1);
+      return;
+    }
+    // The page edited: it runs again, alone.
+    let pageRuns = first.pageRuns;
+    for (let version = 2; version <= 4; version++) {
+      edit("server.tsx", `page v${version - 1}`, `page v${version}`);
+      const seen = await shows(`page v${version} |`, `page edit ${version}`);
+      ok(seen.pageRuns > pageRuns, `page edit ${version}: the page ran again (${seen.text})`);
+      pageRuns = seen.pageRuns;
+    }
+    // A module the page imports edited: it runs again, and so does the page, its importer.
+    for (let version = 2; version <= 4; version++) {
+      edit("label.ts", `label v${version - 1}`, `label v${version}`);
+      const seen = await shows(`label v${version} (db 1)`, `label edit ${version}`);
+      ok(seen.pageRuns > pageRuns, `label edit ${version}: the page that imports it ran again (${seen.text})`);
+      pageRuns = seen.pageRuns;
+    }
+    // An import of a file not yet written: the build fails until it is.
+    edit("label.ts", `import { connection } from "./db.ts";`, `import { connection } from "./db.ts";\nimport { extra } from "./extra.ts";`);
+    edit("label.ts", "label v4", "label v5 ${extra}");
+    await eventually(async () => (await (await fetch(server.base + "/_contrail/hot?since=0")).json()).error !== null, "the build error of a missing file");
+    writeFileSync(join(folder, "extra.ts"), `export const extra = "extra v1";\n`);
+    await shows("label v5 extra v1 (db 1)", "the new file");
+    // The file deleted, with its import.
+    edit("label.ts", `\nimport { extra } from "./extra.ts";`, "");
+    edit("label.ts", "label v5 ${extra}", "label v6");
+    unlinkSync(join(folder, "extra.ts"));
+    await shows("label v6 (db 1)", "the file deleted");
+  } finally {
+    server.stop();
+    rmSync(folder, { recursive: true, force: true });
+  }
+});
+
+await run("module-state");
