@@ -47,8 +47,9 @@ export async function developApp<Exports>(entry: string, root: string, browserEn
     }
   };
   let current: Generation = await generate(channel.version);
-  // The last build failed: what runs is older than the sources.
+  // The last build failed: what runs is older than the sources, by these files (what the next build starts from is the last that built).
   let broken = false;
+  let unbuilt: string[] = [];
   const failed = (error: unknown) => {
     broken = true;
     const message = buildErrorMessage(error);
@@ -88,12 +89,15 @@ export async function developApp<Exports>(entry: string, root: string, browserEn
       }
     }
     let next: Generation;
+    const edited = [...new Set([...unbuilt, ...changed])];
     try {
-      next = await generate(channel.version + 1, { previous: current.app.hot!, changed });
+      next = await generate(channel.version + 1, { previous: current.app.hot!, changed: edited });
     } catch (error) {
+      unbuilt = edited;
       return failed(error);
     }
-    const update = updateBetween(current.app, next.app, changed, root);
+    unbuilt = [];
+    const update = updateBetween(current.app, next.app, edited, root);
     current = next;
     broken = false;
     watcher.follow(next.app.inputs);
