@@ -15,7 +15,7 @@ import { contentHash, IMMUTABLE, servedAsset, type AssetFile } from "./asset-fil
 import type { ExternalReason } from "./bundler.ts";
 import { bundleBrowser, bundleClientModules, ssrDevGraph, type BrowserBundle, type SSRBundle } from "./client-graph.ts";
 import type { DevGraph } from "./dev-graph.ts";
-import type { HotBrowserOptions } from "./hot-bundle.ts";
+import { HOT_FILES, type HotBrowserOptions } from "./hot-bundle.ts";
 import { fromFolder, MANIFEST_FILE, mode, pathOf, type BuildManifest, type BuiltFile, type BundledApp } from "./manifest.ts";
 import { bundleServerGraph, serverDevGraph, serverGraphHolds, type ServerGraph } from "./server-graph.ts";
 import { writeKeyFile } from "./server-functions-key.ts";
@@ -35,9 +35,6 @@ export interface BuildOptions {
    */
   external?: string[];
 }
-
-// Where a split development bundle's files are served.
-const HOT_FILES = "/_contrail/dev/";
 
 export const DEFAULT_BROWSER_ENTRY = new URL("../html/browser-entry" + extname(import.meta.url), import.meta.url);
 
