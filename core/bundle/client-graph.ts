@@ -148,7 +148,7 @@ export async function bundleBrowser(graph: ServerGraph, browserEntry: string, ou
   let { bundled, missing } = await bundleOnce();
   // What the app imports from outside it that the vendor file lacks (at start: all of it) joins the file, and the app is bundled again.
   while (hot && !hot.vendor.current(missing!)) {
-    await hot.vendor.include(missing!, { root: graph.root, outdir: join(outdir, "vendor"), load: references.load });
+    await hot.vendor.include(missing!, { outdir: join(outdir, "vendor"), load: references.load });
     ({ bundled, missing } = await bundleOnce());
   }
   const { outfile, inputs, stylesheets, assets, split } = bundled;

@@ -38,7 +38,7 @@ export async function developApp<Exports>(entry: string, root: string, browserEn
   // Every generation is bundled into the same folder: a module unchanged keeps its file's URL, and so its instance.
   const outdir = devFolder();
   const graphs = devGraphs(root, options.external);
-  const vendor = new BrowserVendor(REFRESH_RUNTIME);
+  const vendor = new BrowserVendor(REFRESH_RUNTIME, root);
   const generate = async (version: number, rebuild?: Rebuild) => {
     try {
       const app = await bundleApp(entry, root, browserEntry, outdir, options.external, { boot: channel.boot, version, vendor, revisions }, rebuild, graphs);
