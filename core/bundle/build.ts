@@ -15,9 +15,9 @@ import { contentHash, IMMUTABLE, servedAsset, type AssetFile } from "./asset-fil
 import type { ExternalReason } from "./bundler.ts";
 import { bundleBrowser, bundleClientModules, ssrDevGraph, type BrowserBundle, type SSRBundle } from "./client-graph.ts";
 import type { DevGraph } from "./dev-graph.ts";
-import type { HotBrowserOptions } from "./hot-bundle.ts";
+import { HOT_FILES, type HotBrowserOptions } from "./hot-bundle.ts";
 import { fromFolder, MANIFEST_FILE, mode, pathOf, type BuildManifest, type BuiltFile, type BundledApp } from "./manifest.ts";
-import { bundleServerGraph, serverDevGraph, type ServerGraph } from "./server-graph.ts";
+import { bundleServerGraph, serverDevGraph, serverGraphHolds, type ServerGraph } from "./server-graph.ts";
 import { writeKeyFile } from "./server-functions-key.ts";
 import { bundleStylesheet } from "./styles.ts";
 
@@ -35,9 +35,6 @@ export interface BuildOptions {
    */
   external?: string[];
 }
-
-// Where a split development bundle's files are served.
-const HOT_FILES = "/_contrail/dev/";
 
 export const DEFAULT_BROWSER_ENTRY = new URL("../html/browser-entry" + extname(import.meta.url), import.meta.url);
 
@@ -58,8 +55,12 @@ async function bundleGraphs(
 ): Promise<{ graph: ServerGraph; ssr: SSRBundle; serverModules: string[] }> {
   await dev?.server.start();
   const serverModules = [...(rebuild?.previous.serverModules ?? dev?.server.imports ?? [])];
+  // A client component's edit leaves the server graph as it was: the process keeps the one it holds.
+  const before = dev && rebuild && rebuild.previous.graph;
+  let keep = before && (await serverGraphHolds(before, rebuild.previous.serverInputs, rebuild.changed));
   for (;;) {
-    const graph = await bundleServerGraph({ entry, outdir: join(outdir, "server"), root, serverModules, external, dev: dev?.server });
+    const graph = keep ? before! : await bundleServerGraph({ entry, outdir: join(outdir, "server"), root, serverModules, external, dev: dev?.server });
+    keep = false;
     alongside?.(graph);
     // In development, the client modules for SSR the process holds stay when no file of theirs changed (a server component's edit).
     const kept = dev && rebuild?.previous.ssr;
@@ -224,6 +225,7 @@ export async function bundleApp(
   const clientModules = new Set(Object.values(graph.clientModules));
   const serverInputs = graph.inputs.filter((path) => !clientModules.has(path));
   const hotState = browser.split && {
+    graph,
     serverInputs,
     browser: browser.split,
     filesPath: HOT_FILES,

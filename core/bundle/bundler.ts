@@ -64,6 +64,69 @@ export interface BundleSpec {
   vendor?: VendorFiles;
   /** false: no source map even in development (a vendor folder: stacks leave packages' frames out). */
   sourcemap?: false;
+  /**
+   * A browser bundle in development with hot updates: what it imports from
+   * outside the app (packages, contrail's modules) comes from the vendor
+   * file the page loads first (./browser-vendor.ts).
+   */
+  browserVendor?: BrowserVendorImports;
+}
+
+/** How a development browser bundle imports what lies outside the app (./browser-vendor.ts). */
+export interface BrowserVendorImports {
+  /** Whether the vendor file holds the module `key` (a bare import's specifier, else the file's path). */
+  has(key: string): boolean;
+  /** Keys imported that the vendor file lacks (filled while bundling). */
+  missing: Set<string>;
+  /** Files outside the app bundled with it all the same (the page's entry modules, which run once the app's are registered). */
+  bundled: readonly string[];
+}
+
+// The global the vendor file registers each module's namespace in, by key.
+export const VENDOR_GLOBAL = "__contrailVendor";
+const VENDOR_NAMESPACE = "contrail-vendor";
+const VENDOR_EXPORTS = "contrail-vendor-exports:";
+
+/** Whether a bundle's input (as its metafile names it) is one of the vendor file's stand-ins. */
+export const isVendorStandIn = (input: string) => input.includes(VENDOR_NAMESPACE);
+
+/** The key of the vendor module an import of `specifier` that resolved to `path` stands for, or undefined if the bundle holds it. */
+function vendorKeyOf(spec: BundleSpec, specifier: string, path: string): string | undefined {
+  const vendor = spec.browserVendor!;
+  const inApp = path.startsWith(spec.root + "/") && isAppModule(path);
+  if (inApp || CSS_FILE.test(path) || ASSET_FILE.test(path) || vendor.bundled.includes(path)) return undefined;
+  const key = BARE_IMPORT.test(specifier) && !specifier.startsWith("#") ? specifier : path;
+  if (!vendor.has(key)) vendor.missing.add(key);
+  return key;
+}
+
+/**
+ * The plugin that makes the vendor file's modules stand-ins reading its
+ * global: an ES module (so its importers see ES semantics, whatever `type`
+ * their package declares) exporting the namespace's names through a
+ * CommonJS one (names esbuild reads when the module runs).
+ */
+function browserVendorPlugin(spec: BundleSpec): import("esbuild").Plugin {
+  const read = (key: string) => `globalThis.${VENDOR_GLOBAL}[${JSON.stringify(key)}]`;
+  const resolving = Symbol("resolving");
+  return {
+    name: "contrail-browser-vendor",
+    setup(build) {
+      build.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.path.startsWith(VENDOR_EXPORTS)) return { path: args.path.slice(VENDOR_EXPORTS.length), namespace: VENDOR_NAMESPACE + "-exports" };
+        if (args.pluginData === resolving || args.path.startsWith("contrail:") || args.kind === "entry-point") return undefined;
+        const resolved = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: resolving });
+        if (resolved.errors.length > 0 || resolved.external || resolved.namespace !== "file") return undefined;
+        const key = vendorKeyOf(spec, args.path, resolved.path);
+        return key === undefined ? { path: resolved.path, suffix: resolved.suffix, sideEffects: resolved.sideEffects } : { path: key, namespace: VENDOR_NAMESPACE };
+      });
+      build.onLoad({ filter: /.*/, namespace: VENDOR_NAMESPACE }, (args) => ({
+        contents: `export * from ${JSON.stringify(VENDOR_EXPORTS + args.path)};\nexport default ${read(args.path)}.default;\n`,
+        loader: "js",
+      }));
+      build.onLoad({ filter: /.*/, namespace: VENDOR_NAMESPACE + "-exports" }, (args) => ({ contents: `module.exports = ${read(args.path)};\n`, loader: "js" }));
+    },
+  };
 }
 
 /** How a split development bundle imports the packages it would hold (./dev-graph.ts). */
@@ -241,8 +304,8 @@ function splitOutputs(metafile: Metafile, outputBase: string, inputBase: string)
 
 /** Bundles `spec.entry`. */
 export async function bundle(spec: BundleSpec): Promise<Bundled> {
-  // A split server bundle is esbuild's on every runtime (./dev-graph.ts).
-  const Bun = spec.platform === "server" && spec.entries ? undefined : (globalThis as any).Bun;
+  // A split server bundle is esbuild's on every runtime (./dev-graph.ts), and so is a browser bundle with a vendor file (Bun.build reads a module's names before it runs).
+  const Bun = (spec.platform === "server" && spec.entries) || spec.browserVendor ? undefined : (globalThis as any).Bun;
   const hooks = loadHooks(spec);
   const externals = externalsOf(spec);
   const { outfile, metafile } = await (Bun ? bundleWithBun(Bun, spec, hooks, externals) : bundleWithEsbuild(spec, hooks, externals));
@@ -428,6 +491,8 @@ async function bundleWithEsbuild(spec: BundleSpec, hooks: LoadHooks, externals: 
   const esbuild = await import("esbuild");
   const plugins: import("esbuild").Plugin[] = [loadPlugin(spec, hooks) as unknown as import("esbuild").Plugin];
   if (spec.vendor && !spec.vendor.dynamicOnly) plugins.push(contrailFromVendor(spec.vendor));
+  // First: the other plugins' onLoad would read its stand-ins' paths as files.
+  if (spec.browserVendor) plugins.unshift(browserVendorPlugin(spec));
   if (externals.applies) {
     const resolving = Symbol("resolving");
     plugins.push({

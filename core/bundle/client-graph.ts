@@ -6,14 +6,14 @@
 // through `__webpack_require__`. In both, a "use server" module the client
 // modules import is replaced by server references to its exports.
 import { readFile } from "node:fs/promises";
-import { extname } from "node:path";
+import { extname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { AssetFile } from "./asset-files.ts";
 import { bundle, exportNamesOf, type BundleSpec, type ExternalReason } from "./bundler.ts";
 import { DevGraph } from "./dev-graph.ts";
 import { moduleIdOf, type ServerGraph } from "./server-graph.ts";
 import { isServerModule, serverReferenceModule, type ServerReferenceSource } from "./use-server.ts";
-import { hotEntry, packagesToSplit, splitBundleFiles, withRefreshRegistration, type HotBrowserOptions } from "./hot-bundle.ts";
+import { hotEntry, splitBundleFiles, withRefreshRegistration, type HotBrowserOptions } from "./hot-bundle.ts";
 
 // By path, so the browser's server references call through the same module the entry hydrates with.
 const BROWSER_MODULE = fileURLToPath(new URL("../html/browser" + extname(import.meta.url), import.meta.url));
@@ -109,8 +109,6 @@ export interface SplitBrowserBundle {
   page: string[];
   /** Each client module's own file, by module id. */
   modules: Record<string, string>;
-  /** The files of packages kept apart from the app's modules (./hot-bundle.ts), for the next build. */
-  packages?: string[];
 }
 
 // The generated module that defines the registry React's client reads.
@@ -128,8 +126,8 @@ export async function bundleBrowser(graph: ServerGraph, browserEntry: string, ou
   const entryImports = [WEBPACK_RUNTIME, "contrail:modules", browserEntry];
   const references = serverReferences(graph.root, BROWSER_REFERENCES);
   const load = hot ? withRefreshRegistration(graph.root, references.load, hot.revisions) : references.load;
-  const bundleWith = (packages: string[] | undefined) => {
-    const hotPage = hot && hotEntry(hot, entryImports, packages);
+  const bundleOnce = async () => {
+    const hotPage = hot && hotEntry(hot, entryImports);
     const generated: Record<string, string> = {
       ...hotPage?.generated,
       // React's webpack client reads __webpack_require__ as it loads, and client
@@ -142,14 +140,24 @@ export async function bundleBrowser(graph: ServerGraph, browserEntry: string, ou
       "contrail:modules": `import { registered } from "${WEBPACK_RUNTIME}";\n${moduleMapSource(graph)}Object.assign(registered, modules);\n`,
       [entry]: (hotPage ? hotPage.imports : entryImports).map((path) => `import ${JSON.stringify(path)};\n`).join(""),
     };
-    const entries = hotPage ? [...Object.values(graph.clientModules).sort(), ...hotPage.entries] : undefined;
-    return bundle({ entry, entries, generated, outdir, root: graph.root, name: "browser", platform: "browser", load });
+    const entries = hotPage && Object.values(graph.clientModules).sort();
+    const browserVendor = hotPage && hot.vendor.imports(hotPage.bundled);
+    const bundled = await bundle({ entry, entries, generated, outdir, root: graph.root, name: "browser", platform: "browser", load, browserVendor });
+    return { bundled, missing: browserVendor?.missing };
   };
-  let bundled = await bundleWith(hot?.packages);
-  // A chunk that mixes the app's modules with packages': split them apart, and bundle again.
-  const packages = hot && packagesToSplit(bundled.split!, graph.root, hot.packages);
-  if (packages) bundled = await bundleWith(packages);
+  let { bundled, missing } = await bundleOnce();
+  // What the app imports from outside it that the vendor file lacks (at start: all of it) joins the file, and the app is bundled again.
+  while (hot && !hot.vendor.current(missing!)) {
+    await hot.vendor.include(missing!, { outdir: join(outdir, "vendor"), load: references.load });
+    ({ bundled, missing } = await bundleOnce());
+  }
   const { outfile, inputs, stylesheets, assets, split } = bundled;
   if (!split) return { js: await readFile(outfile, "utf8"), inputs, stylesheets, assets };
-  return { split: await splitBundleFiles(graph, entry, split, outdir, packages ?? hot?.packages), inputs, stylesheets, assets };
+  const vendor = hot!.vendor.file!.bundled;
+  return {
+    split: await splitBundleFiles(graph, entry, split, outdir, hot!.vendor),
+    inputs: [...vendor.inputs, ...inputs],
+    stylesheets: [...new Set([...vendor.stylesheets, ...stylesheets])],
+    assets: [...vendor.assets, ...assets],
+  };
 }

@@ -43,7 +43,7 @@ const META_FILE = "meta.json";
 const VENDOR_ENTRY = "contrail:vendor/";
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
-const hashOf = (...parts: unknown[]) => createHash("sha256").update(JSON.stringify(parts)).digest("hex").slice(0, 16);
+export const hashOf = (...parts: unknown[]) => createHash("sha256").update(JSON.stringify(parts)).digest("hex").slice(0, 16);
 
 const stampOf = (path: string) => {
   const stat = statSync(path, { throwIfNoEntry: false });
@@ -51,11 +51,11 @@ const stampOf = (path: string) => {
 };
 
 /** The runtime whose process bundles (its built-in modules differ). */
-const runtime = () => ((globalThis as any).Bun ? `bun ${(globalThis as any).Bun.version}` : (globalThis as any).Deno ? `deno ${(globalThis as any).Deno.version.deno}` : `node ${process.version}`);
+export const runtime = () => ((globalThis as any).Bun ? `bun ${(globalThis as any).Bun.version}` : (globalThis as any).Deno ? `deno ${(globalThis as any).Deno.version.deno}` : `node ${process.version}`);
 
 // What makes a vendor folder besides its packages: contrail's bundling code (its files' times and sizes).
 const BUNDLING = dirname(fileURLToPath(import.meta.url));
-const bundlingStamp = () => hashOf(readdirSync(BUNDLING).map((file) => [file, stampOf(join(BUNDLING, file))]));
+export const bundlingStamp = () => hashOf(readdirSync(BUNDLING).map((file) => [file, stampOf(join(BUNDLING, file))]));
 
 /**
  * The cache folder: CONTRAIL_CACHE_DIR, else node_modules/.cache/contrail of
@@ -202,7 +202,7 @@ const facadeOf = (index: number) => `exports-${index}.mjs`;
 
 const emptyMeta = (): VendorMeta => ({ files: {}, inputs: {}, recorded: undefined, externals: {}, stylesheets: [], assets: [] });
 
-function writeFileAtomically(path: string, text: string): void {
+export function writeFileAtomically(path: string, text: string): void {
   const scratch = `${path}.${process.pid}`;
   writeFileSync(scratch, text);
   renameSync(scratch, path);

@@ -8,6 +8,7 @@ import type { ClientManifest } from "../flight/types.ts";
 import type { ExternalReason } from "./bundler.ts";
 import type { AssetFile } from "./asset-files.ts";
 import type { BrowserBundle, SplitBrowserBundle, SSRBundle } from "./client-graph.ts";
+import type { ServerGraph } from "./server-graph.ts";
 
 /** What a build's `manifest.json` holds: everything a process needs to serve the app but the bundles themselves. */
 export interface BuildManifest {
@@ -68,6 +69,8 @@ export interface BundledApp {
    * files are served, and the modules the next build starts from.
    */
   hot?: {
+    /** The server graph the process runs, kept by a rebuild that would make the same one. */
+    graph: ServerGraph;
     serverInputs: string[];
     browser: SplitBrowserBundle;
     bundle: BrowserBundle;

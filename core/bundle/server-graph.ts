@@ -6,6 +6,7 @@
 // keep their code and register their exports as server functions, and inline
 // "use server" functions are hoisted and registered (./inline-server-functions.ts). The
 // process itself loads the client graph (./client-graph.ts).
+import { readFile } from "node:fs/promises";
 import { extname, isAbsolute, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { ClientManifest } from "../flight/types.ts";
@@ -36,6 +37,8 @@ export interface ServerGraph {
   stylesheets: string[];
   /** The files it imports for their URL. */
   assets: AssetFile[];
+  /** The export names of the app's client modules (file → names), which their references hold. */
+  clientExports: Record<string, string[]>;
 }
 
 export interface BundleOptions {
@@ -69,6 +72,7 @@ interface Found {
   clientManifest: ClientManifest;
   clientModules: Record<string, string>;
   serverModules: Record<string, string>;
+  clientExports?: Record<string, string[]>;
 }
 
 const hoisted = rememberedBySource<Awaited<ReturnType<typeof hoistInlineServerFunctions>>>();
@@ -85,7 +89,9 @@ function serverGraphLoad(root: string, entry: string | undefined, extraImports: 
     if (isClientModule(source)) {
       found.clientManifest[id] = { id, chunks: [], name: "*" };
       found.clientModules[id] = path;
-      return { contents: clientReferenceModule(id, await exportNamesOf(path, source), REFERENCES_MODULE), loader: "ts" as const };
+      const names = await exportNamesOf(path, source);
+      if (found.clientExports) found.clientExports[path] = names;
+      return { contents: clientReferenceModule(id, names, REFERENCES_MODULE), loader: "ts" as const };
     }
     const inline = await hoisted(id + "\0" + path, source, () => hoistInlineServerFunctions(source, path, id, REFERENCES_MODULE));
     let contents = inline?.code ?? source;
@@ -119,7 +125,7 @@ export function serverDevGraph(root: string, external?: readonly string[]): DevG
 export async function bundleServerGraph(options: BundleOptions): Promise<ServerGraph> {
   const root = options.root ?? process.cwd();
   const entry = resolve(options.entry);
-  const found: Found = { clientManifest: {}, clientModules: {}, serverModules: {} };
+  const found: Found = { clientManifest: {}, clientModules: {}, serverModules: {}, clientExports: {} };
   // Imported by the entry, after its own imports.
   const extraImports = (options.serverModules ?? []).map((path) => `\nimport ${JSON.stringify(path)};`).join("");
   const load = serverGraphLoad(root, entry, extraImports, found);
@@ -134,5 +140,27 @@ export async function bundleServerGraph(options: BundleOptions): Promise<ServerG
   const clientManifest = Object.fromEntries(Object.entries({ ...vendor?.clientManifest, ...found.clientManifest }).filter(([id]) => Object.hasOwn(clientModules, id)));
   const serverModules = { ...vendor?.serverModules, ...holds(found.serverModules) };
   const url = pathToFileURL(isAbsolute(outfile) ? outfile : join(root, outfile)).href;
-  return { url, root, clientManifest, clientModules, serverModules, externals, inputs, stylesheets, assets };
+  return { url, root, clientManifest, clientModules, serverModules, externals, inputs, stylesheets, assets, clientExports: holdsFiles(found.clientExports!, built) };
+}
+
+const holdsFiles = <T>(record: Record<string, T>, built: Set<string>) => Object.fromEntries(Object.entries(record).filter(([path]) => built.has(path)));
+
+/**
+ * Whether `graph` is what bundling it again would make once `changed` were
+ * edited: none of them is a module of its own but a client module that
+ * stays one with the same exports (its references are all the server graph
+ * holds of it).
+ */
+export async function serverGraphHolds(graph: ServerGraph, serverInputs: string[], changed: string[]): Promise<boolean> {
+  for (const path of changed) {
+    if (!Object.hasOwn(graph.clientExports, path)) {
+      if (serverInputs.includes(path)) return false;
+      continue;
+    }
+    const source = await readFile(path, "utf8").catch(() => undefined);
+    if (source === undefined || !isClientModule(source)) return false;
+    const names = await exportNamesOf(path, source).catch(() => undefined);
+    if (JSON.stringify(names) !== JSON.stringify(graph.clientExports[path])) return false;
+  }
+  return true;
 }

@@ -12,7 +12,8 @@ import { basename, dirname, join } from "node:path";
 import type { AppOptions } from "./app.ts";
 import { bundleApp, devGraphs, restyledFiles, type Rebuild } from "./build.ts";
 import { devFolder } from "./dev-graph.ts";
-import { isAppModule } from "./hot-bundle.ts";
+import { BrowserVendor } from "./browser-vendor.ts";
+import { isAppModule, REFRESH_RUNTIME } from "./hot-bundle.ts";
 import { HotChannel, type HotUpdate } from "./hot-channel.ts";
 import type { BundledApp } from "./manifest.ts";
 import { CSS_FILE, CSS_MODULE } from "./styles.ts";
@@ -37,9 +38,10 @@ export async function developApp<Exports>(entry: string, root: string, browserEn
   // Every generation is bundled into the same folder: a module unchanged keeps its file's URL, and so its instance.
   const outdir = devFolder();
   const graphs = devGraphs(root, options.external);
+  const vendor = new BrowserVendor(REFRESH_RUNTIME, root);
   const generate = async (version: number, rebuild?: Rebuild) => {
     try {
-      const app = await bundleApp(entry, root, browserEntry, outdir, options.external, { boot: channel.boot, version, packages: rebuild?.previous.browser.packages, revisions }, rebuild, graphs);
+      const app = await bundleApp(entry, root, browserEntry, outdir, options.external, { boot: channel.boot, version, vendor, revisions }, rebuild, graphs);
       return { app, exports: await start(app, outdir, channel.answer) };
     } finally {
       // Imported, the bundles live in the process: their folder goes at once.
@@ -47,8 +49,9 @@ export async function developApp<Exports>(entry: string, root: string, browserEn
     }
   };
   let current: Generation = await generate(channel.version);
-  // The last build failed: what runs is older than the sources.
+  // The last build failed: what runs is older than the sources, by these files (what the next build starts from is the last that built).
   let broken = false;
+  let unbuilt: string[] = [];
   const failed = (error: unknown) => {
     broken = true;
     const message = buildErrorMessage(error);
@@ -88,12 +91,15 @@ export async function developApp<Exports>(entry: string, root: string, browserEn
       }
     }
     let next: Generation;
+    const edited = [...new Set([...unbuilt, ...changed])];
     try {
-      next = await generate(channel.version + 1, { previous: current.app.hot!, changed });
+      next = await generate(channel.version + 1, { previous: current.app.hot!, changed: edited });
     } catch (error) {
+      unbuilt = edited;
       return failed(error);
     }
-    const update = updateBetween(current.app, next.app, changed, root);
+    unbuilt = [];
+    const update = updateBetween(current.app, next.app, edited, root);
     current = next;
     broken = false;
     watcher.follow(next.app.inputs);
@@ -115,7 +121,7 @@ function updateBetween(before: BundledApp, after: BundledApp, changed: string[],
     oldSheets.length !== newSheets.length ||
     // An edit to what the page's entry holds itself (its browser entry, code no client module imports).
     browser.page.some((file) => browser.files[file].inputs.some((path) => edited.has(path))) ||
-    // A chunk of packages renamed (the modules regrouped): importing it would load a second React.
+    // The vendor file bundled again (the app imports a package it lacked): importing it would load a second React.
     Object.entries(browser.files).some(([file, { inputs }]) => !browser.page.includes(file) && !(file in old.files) && inputs.some((path) => !isAppModule(root, path)));
   const modules: Record<string, string> = {};
   for (const [id, file] of Object.entries(browser.modules)) if (old.modules[id] !== file) modules[id] = filesPath + file;
