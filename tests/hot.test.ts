@@ -1,7 +1,8 @@
 // Hot updates in development (core/bundle/watch.ts, core/html/hot-client.ts):
 // the app of tests/fixtures/hot, copied into a folder of its own, served by
 // this runtime's adapter and by Hono on it (tests/servers/hot-app.ts), open
-// in Chromium. With a counter clicked and text typed, a server component's
+// in Chromium, with a client component of a package (an .mjs file) beside
+// the app's. With a counter clicked and text typed, a server component's
 // text, the data code it imports, a client component and the stylesheet are
 // edited on disk: each change shows without a document request, and the
 // counter and the input keep their values. A syntax error shows the overlay
@@ -28,6 +29,13 @@ function appCopy(name: string): { folder: string; edit: (file: string, from: str
   const folder = join(scratch, `hot-${runtime}-${name}-${process.pid}`);
   mkdirSync(scratch, { recursive: true });
   cpSync(fixture, folder, { recursive: true });
+  // A client component from a package, by an .mjs file (as Radix's are): the page imports it from the development vendor file.
+  const badge = join(folder, "node_modules", "mjs-badge");
+  mkdirSync(badge, { recursive: true });
+  writeFileSync(join(badge, "package.json"), JSON.stringify({ name: "mjs-badge", type: "module", exports: "./index.mjs" }));
+  writeFileSync(join(badge, "index.mjs"), `"use client";\nimport { createElement } from "react";\nexport function Badge() {\n  return createElement("span", { id: "badge" }, "a package's client component");\n}\n`);
+  const server = join(folder, "server.tsx");
+  writeFileSync(server, readFileSync(server, "utf8").replace(`import "./app.css";`, `import "./app.css";\nimport { Badge } from "mjs-badge";`).replace("<Counter />", "<Counter />\n        <Badge />"));
   return {
     folder,
     edit(file, from, to) {
@@ -60,6 +68,7 @@ for (const adapter of [runtime, "hono"]) {
       await page.goto(server.base + "/");
       // Clicked once React has hydrated it.
       await page.waitForFunction(() => Object.keys(document.querySelector("#counter")!).some((key) => key.startsWith("__reactProps")));
+      strictEqual(await textOf(page, "#badge"), "a package's client component");
       if (!development) {
         strictEqual((await fetch(server.base + "/_contrail/hot?since=0")).status, 404);
         ok(!(await page.content()).includes("/_contrail/dev/"), "the production page loads one bundle");

@@ -6,7 +6,9 @@
 // in the process and keeps its state (a query count) through every edit. An
 // import of a file not yet written fails the build until the file appears;
 // the file's deletion, with its import, is an update too. In production
-// nothing watches: each module ran once.
+// nothing watches: each module ran once. Started again in development, the
+// app finds its cached vendor folder, and again once a package it imported
+// is removed with its import.
 import { ok, strictEqual } from "node:assert/strict";
 import { cpSync, mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -38,6 +40,12 @@ function edit(file: string, from: string, to: string): void {
 test(`module state across edits${development ? "" : " (production: nothing watches)"}`, async () => {
   mkdirSync(scratch, { recursive: true });
   cpSync(fixture, folder, { recursive: true });
+  // A package label.ts imports, until the last start.
+  mkdirSync(join(folder, "node_modules", "tiny-package"), { recursive: true });
+  writeFileSync(join(folder, "node_modules", "tiny-package", "package.json"), JSON.stringify({ name: "tiny-package", type: "module", exports: "./index.mjs" }));
+  writeFileSync(join(folder, "node_modules", "tiny-package", "index.mjs"), `export const tiny = "package v1";\n`);
+  edit("label.ts", `import { connection } from "./db.ts";`, `import { connection } from "./db.ts";\nimport { tiny } from "tiny-package";`);
+  edit("label.ts", "(db ${connection.opened})`", "(db ${connection.opened}) | ${tiny}`");
   const server = await startServerProcess(hostScriptCommand(script, folder, runtime));
   try {
     const state = async (): Promise<State> => {
@@ -57,7 +65,7 @@ test(`module state across edits${development ? "" : " (production: nothing watch
       return seen!;
     };
 
-    const first = await shows("page v1 | label v1 (db 1) | page ran 1", "the first page");
+    const first = await shows("page v1 | label v1 (db 1) | package v1 | page ran 1", "the first page");
     if (!development) {
       strictEqual((await fetch(server.base + "/_contrail/hot?since=0")).status, 404);
       strictEqual(first.pageRuns, 1);
@@ -91,6 +99,27 @@ test(`module state across edits${development ? "" : " (production: nothing watch
     await shows("label v6 (db 1)", "the file deleted");
   } finally {
     server.stop();
+  }
+  if (!development) return rmSync(folder, { recursive: true, force: true });
+  // A package the app imported, removed (with its import) before the next start: the cached vendor folder no longer has it to give.
+  try {
+    const restarted = await startServerProcess(hostScriptCommand(script, folder, runtime));
+    try {
+      strictEqual((await (await fetch(restarted.base + "/")).text()).includes("| package v1"), true, "the package's text on the second start");
+    } finally {
+      restarted.stop();
+    }
+    rmSync(join(folder, "node_modules", "tiny-package"), { recursive: true, force: true });
+    edit("label.ts", `import { tiny } from "tiny-package";`, "");
+    edit("label.ts", " | ${tiny}", "");
+    const third = await startServerProcess(hostScriptCommand(script, folder, runtime));
+    try {
+      const html = await (await fetch(third.base + "/")).text();
+      ok(html.includes("label v6 (db 1)") && !html.includes("package v1"), `the third start, without the package: ${html.slice(0, 300)}`);
+    } finally {
+      third.stop();
+    }
+  } finally {
     rmSync(folder, { recursive: true, force: true });
   }
 });

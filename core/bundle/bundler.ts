@@ -6,6 +6,7 @@ import { isBuiltin } from "node:module";
 import { existsSync, readFileSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { ASSET_FILE, assetFile, type AssetFile } from "./asset-files.ts";
 import { chain, inlineSourceMapComment, inlineSourceMapOf, type SourceMap } from "./source-map.ts";
 import { isAppModule, withSourceLocation } from "./source-location.ts";
@@ -113,7 +114,8 @@ function browserVendorPlugin(spec: BundleSpec): import("esbuild").Plugin {
     name: "contrail-browser-vendor",
     setup(build) {
       build.onResolve({ filter: /.*/ }, async (args) => {
-        if (args.path.startsWith(VENDOR_EXPORTS)) return { path: args.path.slice(VENDOR_EXPORTS.length), namespace: VENDOR_NAMESPACE + "-exports" };
+        // Named .cjs: esbuild takes a module named .mjs for ES whatever it holds, and leaves its `module` unbound.
+        if (args.path.startsWith(VENDOR_EXPORTS)) return { path: args.path.slice(VENDOR_EXPORTS.length) + ".cjs", namespace: VENDOR_NAMESPACE + "-exports" };
         if (args.pluginData === resolving || args.path.startsWith("contrail:") || args.kind === "entry-point") return undefined;
         const resolved = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: resolving });
         if (resolved.errors.length > 0 || resolved.external || resolved.namespace !== "file") return undefined;
@@ -124,7 +126,7 @@ function browserVendorPlugin(spec: BundleSpec): import("esbuild").Plugin {
         contents: `export * from ${JSON.stringify(VENDOR_EXPORTS + args.path)};\nexport default ${read(args.path)}.default;\n`,
         loader: "js",
       }));
-      build.onLoad({ filter: /.*/, namespace: VENDOR_NAMESPACE + "-exports" }, (args) => ({ contents: `module.exports = ${read(args.path)};\n`, loader: "js" }));
+      build.onLoad({ filter: /.*/, namespace: VENDOR_NAMESPACE + "-exports" }, (args) => ({ contents: `module.exports = ${read(args.path.slice(0, -".cjs".length))};\n`, loader: "js" }));
     },
   };
 }
@@ -493,6 +495,9 @@ async function bundleWithEsbuild(spec: BundleSpec, hooks: LoadHooks, externals: 
   if (spec.vendor && !spec.vendor.dynamicOnly) plugins.push(contrailFromVendor(spec.vendor));
   // First: the other plugins' onLoad would read its stand-ins' paths as files.
   if (spec.browserVendor) plugins.unshift(browserVendorPlugin(spec));
+  // First of all: the other plugins' resolving goes through it.
+  const own = ownExports();
+  if (own) plugins.unshift(ownPackageAsRunning(own));
   if (externals.applies) {
     const resolving = Symbol("resolving");
     plugins.push({
@@ -540,6 +545,32 @@ async function bundleWithEsbuild(spec: BundleSpec, hooks: LoadHooks, externals: 
 }
 
 type OnResolve = Parameters<import("esbuild").PluginBuild["onResolve"]>[1];
+
+// contrail's own package, when it runs from its TypeScript sources (Bun takes them by the "bun" export condition).
+const OWN_PACKAGE = fileURLToPath(new URL("../..", import.meta.url));
+const ownExports = (): Record<string, Record<string, string>> | undefined => {
+  if (!import.meta.url.endsWith(".ts")) return undefined;
+  const manifest = JSON.parse(readFileSync(join(OWN_PACKAGE, "package.json"), "utf8"));
+  return manifest.name === "contrail" ? manifest.exports : undefined;
+};
+
+/**
+ * `contrail` and `contrail/*` as the running process has them. On Bun an
+ * installed contrail runs from its sources (the "bun" condition), which
+ * esbuild does not apply: without this a bundle would hold a second copy
+ * of contrail (its built files), and a <Link> of the app's would navigate
+ * through a router the page never started.
+ */
+function ownPackageAsRunning(exports: Record<string, Record<string, string>>): import("esbuild").Plugin {
+  return {
+    name: "contrail-own-package",
+    setup: (build) =>
+      build.onResolve({ filter: /^contrail(\/|$)/ }, (args) => {
+        const source = exports["." + args.path.slice("contrail".length)]?.bun;
+        return source === undefined ? undefined : { path: join(OWN_PACKAGE, source) };
+      }),
+  };
+}
 
 /** contrail's own modules, imported by path (its repository's apps, references the bundle generates), come from the vendor folder too: they are no edit of the app. */
 function contrailFromVendor(vendor: VendorFiles): import("esbuild").Plugin {

@@ -13,7 +13,7 @@ import { bundle, exportNamesOf, type BundleSpec, type ExternalReason } from "./b
 import { DevGraph } from "./dev-graph.ts";
 import { moduleIdOf, type ServerGraph } from "./server-graph.ts";
 import { isServerModule, serverReferenceModule, type ServerReferenceSource } from "./use-server.ts";
-import { hotEntry, splitBundleFiles, withRefreshRegistration, type HotBrowserOptions } from "./hot-bundle.ts";
+import { hotEntry, isAppModule, splitBundleFiles, withRefreshRegistration, type HotBrowserOptions } from "./hot-bundle.ts";
 
 // By path, so the browser's server references call through the same module the entry hydrates with.
 const BROWSER_MODULE = fileURLToPath(new URL("../html/browser" + extname(import.meta.url), import.meta.url));
@@ -107,7 +107,7 @@ export interface SplitBrowserBundle {
   entry: string;
   /** The files the page loads once (the entry, and what it imports once the globals are set): an edit there reloads. */
   page: string[];
-  /** Each client module's own file, by module id. */
+  /** Each of the app's client modules' own file, by module id (packages' are in the vendor file). */
   modules: Record<string, string>;
 }
 
@@ -140,7 +140,8 @@ export async function bundleBrowser(graph: ServerGraph, browserEntry: string, ou
       "contrail:modules": `import { registered } from "${WEBPACK_RUNTIME}";\n${moduleMapSource(graph)}Object.assign(registered, modules);\n`,
       [entry]: (hotPage ? hotPage.imports : entryImports).map((path) => `import ${JSON.stringify(path)};\n`).join(""),
     };
-    const entries = hotPage && Object.values(graph.clientModules).sort();
+    // The app's client modules, each a file of its own to import again once edited; packages' are the vendor file's.
+    const entries = hotPage && Object.values(graph.clientModules).filter((path) => isAppModule(graph.root, path)).sort();
     const browserVendor = hotPage && hot.vendor.imports(hotPage.bundled);
     const bundled = await bundle({ entry, entries, generated, outdir, root: graph.root, name: "browser", platform: "browser", load, browserVendor });
     return { bundled, missing: browserVendor?.missing };

@@ -92,7 +92,7 @@ export async function splitBundleFiles(graph: ServerGraph, entry: string, split:
   const { name, js, bundled } = vendor.file!;
   files[name] = { js, inputs: bundled.inputs };
   const modules: Record<string, string> = {};
-  for (const [id, path] of Object.entries(graph.clientModules)) modules[id] = fromOutdir(split.entryFiles[path]);
+  for (const [id, path] of Object.entries(graph.clientModules)) if (split.entryFiles[path] !== undefined) modules[id] = fromOutdir(split.entryFiles[path]);
   const page = [entry, HOT_APP].map((name) => fromOutdir(split.entryFiles[name]));
   return { files, entry: page[0], page, modules };
 }
