@@ -121,6 +121,11 @@ for (const adapter of [runtime, "hono"]) {
       app.edit("Counter.tsx", "client v2: {count}", "{label}: {count}");
       await shows(page, "#counter", "client v3: 0", "a client component whose hooks changed, remounted");
       await kept();
+      // The builds since the stylesheet's edit kept it as edited, not as it was when they last bundled it.
+      const html = await (await fetch(server.base + "/")).text();
+      const sheet = /href="(\/_contrail\/[\w-]+\.css)"/.exec(html)?.[1];
+      ok(sheet && (await (await fetch(server.base + sheet)).text()).includes("rgb(200, 0, 0)"), `the page links the edited stylesheet: ${sheet}`);
+      strictEqual(await page.locator("#server-text").evaluate((node) => getComputedStyle(node).color), "rgb(200, 0, 0)");
 
       // Several files at once (a checkout, a formatter): one update, all of it applied.
       await page.click("#counter");

@@ -19,7 +19,7 @@ import { HOT_FILES, type HotBrowserOptions } from "./hot-bundle.ts";
 import { fromFolder, MANIFEST_FILE, mode, pathOf, type BuildManifest, type BuiltFile, type BundledApp } from "./manifest.ts";
 import { bundleServerGraph, serverDevGraph, serverGraphHolds, type ServerGraph } from "./server-graph.ts";
 import { writeKeyFile } from "./server-functions-key.ts";
-import { bundleStylesheet } from "./styles.ts";
+import { bundleStylesheet, type Stylesheet } from "./styles.ts";
 
 export interface BuildOptions {
   /** The browser entry (a file path or URL). Default: contrail's, which hydrates the document. */
@@ -78,7 +78,7 @@ async function bundleGraphs(
 }
 
 /** Every file the handlers serve under `/_contrail/`, and the stylesheets' URLs. */
-async function servedFiles(root: string, browser: BrowserBundle, cssFiles: string[], assetFiles: AssetFile[]) {
+async function servedFiles(root: string, browser: BrowserBundle, cssFiles: string[], assetFiles: AssetFile[], kept?: Stylesheet) {
   const files: Record<string, Asset> = {};
   const script = (js: string): Asset => ({ body: js, headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": IMMUTABLE } });
   // Named by content, so browsers may keep them for good.
@@ -87,7 +87,7 @@ async function servedFiles(root: string, browser: BrowserBundle, cssFiles: strin
     for (const [file, { js }] of Object.entries(browser.split.files)) files[HOT_FILES + file] = script(js);
     browserPath = HOT_FILES + browser.split.entry;
   } else files[browserPath] = script(browser.js!);
-  const stylesheet = await bundleStylesheet(root, [...new Set(cssFiles)]);
+  const stylesheet = kept ?? (await bundleStylesheet(root, [...new Set(cssFiles)]));
   const stylesheets: string[] = [];
   if (stylesheet.css !== "") {
     const path = `/_contrail/${contentHash(stylesheet.css)}.css`;
@@ -95,7 +95,7 @@ async function servedFiles(root: string, browser: BrowserBundle, cssFiles: strin
     stylesheets.push(path);
   }
   for (const asset of [...assetFiles, ...stylesheet.assets]) files[asset.url] ??= await servedAsset(asset);
-  return { files, browserPath, stylesheets, inputs: stylesheet.inputs };
+  return { files, browserPath, stylesheets, inputs: stylesheet.inputs, stylesheet };
 }
 
 /** `record` with its keys in order, so the same build writes the same bytes. */
@@ -106,7 +106,10 @@ const sortedByKey = <T>(record: Record<string, T>): Record<string, T> => Object.
  * code did): its stylesheet bundled again, and everything else as it was.
  */
 export async function restyledFiles(root: string, hot: NonNullable<BundledApp["hot"]>): Promise<{ files: Record<string, Asset>; stylesheets: string[] }> {
-  return servedFiles(root, hot.bundle, hot.cssFiles, hot.assetFiles);
+  const served = await servedFiles(root, hot.bundle, hot.cssFiles, hot.assetFiles);
+  // What the next build keeps, if none of its files changes again.
+  hot.stylesheet = served.stylesheet;
+  return served;
 }
 
 /** Development: the graphs the process runs, bundled split with their vendor folders (./dev-graph.ts), one per process. */
@@ -200,7 +203,9 @@ export async function bundleApp(
   // The server's CSS first, then the client components' (the browser bundle holds them all).
   const cssFiles = [...graph.stylesheets, ...browser.stylesheets];
   const assetFiles = [...graph.assets, ...ssr.assets, ...browser.assets];
-  const served = await servedFiles(root, browser, cssFiles, assetFiles);
+  // A rebuild keeps the stylesheet when it is of the same files and none of its inputs changed (a module's edit, Tailwind not scanning it).
+  const sameSheet = previous && JSON.stringify(previous.cssFiles) === JSON.stringify(cssFiles) && !rebuild.changed.some((path) => previous.stylesheet.inputs.includes(path));
+  const served = await servedFiles(root, browser, cssFiles, assetFiles, sameSheet ? previous.stylesheet : undefined);
   const files = sortedByKey(served.files);
   const bundler = (globalThis as any).Bun ? "bun" : "esbuild";
   // Hot updates keep the id the app started with (./app.ts).
@@ -236,6 +241,7 @@ export async function bundleApp(
     bundle: browser,
     cssFiles,
     assetFiles,
+    stylesheet: served.stylesheet,
   };
   return { manifest, files, inputs, hot: hotState };
 }

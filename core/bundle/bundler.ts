@@ -91,11 +91,13 @@ const VENDOR_EXPORTS = "contrail-vendor-exports:";
 /** Whether a bundle's input (as its metafile names it) is one of the vendor file's stand-ins. */
 export const isVendorStandIn = (input: string) => input.includes(VENDOR_NAMESPACE);
 
+/** Whether `path` is one of the app's own modules. */
+const inApp = (spec: BundleSpec, path: string) => path.startsWith(spec.root + "/") && isAppModule(path);
+
 /** The key of the vendor module an import of `specifier` that resolved to `path` stands for, or undefined if the bundle holds it. */
 function vendorKeyOf(spec: BundleSpec, specifier: string, path: string): string | undefined {
   const vendor = spec.browserVendor!;
-  const inApp = path.startsWith(spec.root + "/") && isAppModule(path);
-  if (inApp || CSS_FILE.test(path) || ASSET_FILE.test(path) || vendor.bundled.includes(path)) return undefined;
+  if (inApp(spec, path) || CSS_FILE.test(path) || ASSET_FILE.test(path) || vendor.bundled.includes(path)) return undefined;
   const key = BARE_IMPORT.test(specifier) && !specifier.startsWith("#") ? specifier : path;
   if (!vendor.has(key)) vendor.missing.add(key);
   return key;
@@ -117,6 +119,11 @@ function browserVendorPlugin(spec: BundleSpec): import("esbuild").Plugin {
         // Named .cjs: esbuild takes a module named .mjs for ES whatever it holds, and leaves its `module` unbound.
         if (args.path.startsWith(VENDOR_EXPORTS)) return { path: args.path.slice(VENDOR_EXPORTS.length) + ".cjs", namespace: VENDOR_NAMESPACE + "-exports" };
         if (args.pluginData === resolving || args.path.startsWith("contrail:") || args.kind === "entry-point") return undefined;
+        // Without asking esbuild (each question a round trip to its process): a relative import between the app's modules, and a package the file holds.
+        if (args.path.startsWith(".") && inApp(spec, args.importer) && inApp(spec, resolve(args.resolveDir, args.path))) return undefined;
+        if (BARE_IMPORT.test(args.path) && !args.path.startsWith("#") && !CSS_FILE.test(args.path) && !ASSET_FILE.test(args.path) && spec.browserVendor!.has(args.path)) {
+          return { path: args.path, namespace: VENDOR_NAMESPACE };
+        }
         const resolved = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: resolving });
         if (resolved.errors.length > 0 || resolved.external || resolved.namespace !== "file") return undefined;
         const key = vendorKeyOf(spec, args.path, resolved.path);

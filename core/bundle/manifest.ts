@@ -9,6 +9,7 @@ import type { ExternalReason } from "./bundler.ts";
 import type { AssetFile } from "./asset-files.ts";
 import type { BrowserBundle, SplitBrowserBundle, SSRBundle } from "./client-graph.ts";
 import type { ServerGraph } from "./server-graph.ts";
+import type { Stylesheet } from "./styles.ts";
 
 /** What a build's `manifest.json` holds: everything a process needs to serve the app but the bundles themselves. */
 export interface BuildManifest {
@@ -83,6 +84,8 @@ export interface BundledApp {
     /** The stylesheets and files the app imports, for its stylesheet to be bundled again alone. */
     cssFiles: string[];
     assetFiles: AssetFile[];
+    /** The stylesheet bundled from them, kept by a rebuild none of whose inputs changed. */
+    stylesheet: Stylesheet;
   };
 }
 

@@ -27,7 +27,7 @@ interface Generation {
 }
 
 // Editors save in bursts (write, rename, touch): one rebuild after the last.
-const SETTLE_MS = 30;
+const SETTLE_MS = 10;
 const WATCHED = /\.(?:[cm]?[jt]sx?|css|json)$/;
 
 /** Starts the app bundled from `entry` with hot updates; resolves with its exports, which always call the newest generation's. */
