@@ -16,7 +16,8 @@
 // resolve, and removed at the end; each server gets a temporary folder of its
 // own (TMPDIR), so the contrail-* folders it leaves can be counted.
 // Beside them, in the same run: @vitejs/plugin-rsc's starter
-// (tests/fixtures/vite-rsc, stock: React's renderer) in `vite dev` on Node 24,
+// (tests/fixtures/vite-rsc, stock: React's renderer, with the demo's 300 ms feed
+// added beside its heading) in `vite dev` on Node 24,
 // the same three edits of its own page, through Vite's hot updates.
 import { spawn, type ChildProcess } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -224,6 +225,11 @@ function viteApp(root: string, copy: string): LoopApp {
     reset: () => {
       cpSync(join(root, VITE_FIXTURE, "src"), join(folder, "src"), { recursive: true });
       writeFileSync(join(folder, "vite.config.mjs"), VITE_CONFIG);
+      // The demo's shape: a feed streamed 300 ms later in a Suspense boundary beside what is edited, so a server edit's refetch waits for it on both.
+      const page = join(folder, "src", "root.tsx");
+      const feed = `\nasync function Feed() {\n  await new Promise((resolve) => setTimeout(resolve, 300));\n  return <ul id="feed"><li>Streamed</li></ul>;\n}\n`;
+      const source = readFileSync(page, "utf8").replace(`<div className="card">Request URL`, `<div className="card"><Suspense fallback={<p>Loading the feed…</p>}><Feed /></Suspense></div>\n      <div className="card">Request URL`);
+      writeFileSync(page, `import { Suspense } from "react";\n${source}${feed}`);
     },
     command: (_, port) => [bin(root, "node"), join(root, "node_modules", "vite", "bin", "vite.js"), "--configLoader", "native", "--host", "127.0.0.1", "--port", String(port), "--strictPort"],
     cwd: folder,
@@ -459,7 +465,7 @@ export function devLoopSection(result: DevLoopResult, command: string): string[]
     ...(result.vite
       ? [
           `- ${VITE_LABEL}: @vitejs/plugin-rsc ${result.vite.pluginRsc}'s starter (its sources as in ${VITE_FIXTURE}, stock: React's renderer; the starter's configuration, with @vitejs/plugin-react for Fast Refresh) ` +
-            `in \`vite dev\` (Vite ${result.vite.vite}) on Node 24, in the same run and browser: the same three edits to its page (its <h1> in src/root.tsx, its counter's label in src/client.tsx, ` +
+            `in \`vite dev\` (Vite ${result.vite.vite}) on Node 24, in the same run and browser, its page given the demo's feed (an async server component streamed 300 ms later in a <Suspense>): the same three edits to its page (its <h1> in src/root.tsx, its counter's label in src/client.tsx, ` +
             `its <h1>'s colour in src/index.css), edit on disk → the change in the page's DOM, through Vite's hot updates. Vite logs no rebuild time; its start is with an empty dependency cache (it optimizes the packages first). ` +
             `÷ Vite: a hot median over Vite's for the same edit.`,
         ]

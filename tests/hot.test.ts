@@ -102,6 +102,16 @@ for (const adapter of [runtime, "hono"]) {
       app.edit("Counter.tsx", "client v1", "client v2");
       await shows(page, "#counter", "client v2: 2", "a client component's edit redone");
       await kept();
+      // Saved as soon as the page shows a client edit, while the rest of its build may still run: built after it.
+      app.edit("Counter.tsx", "client v2", "client v2b");
+      await shows(page, "#counter", "client v2b: 2", "a client component's edit");
+      app.edit("text.ts", "server v2", "server v2b");
+      await shows(page, "#server-text", "server v2b", "an edit saved while the build before it ran");
+      app.edit("Counter.tsx", "client v2b", "client v2");
+      app.edit("text.ts", "server v2b", "server v2");
+      await shows(page, "#server-text", "server v2", "both undone");
+      await shows(page, "#counter", "client v2: 2", "both undone");
+      await kept();
 
       app.edit("app.css", "rgb(10, 20, 30)", "rgb(200, 0, 0)");
       await eventually(async () => (await page.locator("#server-text").evaluate((node) => getComputedStyle(node).color)) === "rgb(200, 0, 0)", "a stylesheet's edit");

@@ -77,10 +77,11 @@ async function bundleGraphs(
   }
 }
 
+const script = (js: string): Asset => ({ body: js, headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": IMMUTABLE } });
+
 /** Every file the handlers serve under `/_contrail/`, and the stylesheets' URLs. */
 async function servedFiles(root: string, browser: BrowserBundle, cssFiles: string[], assetFiles: AssetFile[], kept?: Stylesheet) {
   const files: Record<string, Asset> = {};
-  const script = (js: string): Asset => ({ body: js, headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": IMMUTABLE } });
   // Named by content, so browsers may keep them for good.
   let browserPath = `/_contrail/${contentHash(browser.js ?? "")}.js`;
   if (browser.split) {
@@ -112,6 +113,23 @@ export async function restyledFiles(root: string, hot: NonNullable<BundledApp["h
   return served;
 }
 
+/**
+ * Development: the browser bundle alone, from the server graph `app` runs,
+ * its files added to those `app` serves. A client component's edit is shown
+ * with it before the rest is bundled (./watch.ts), and the build that
+ * follows keeps it (`Rebuild.browser`).
+ */
+export async function bundleBrowserFirst(app: BundledApp, browserEntry: string, outdir: string, hot: HotBrowserOptions): Promise<BrowserBundle> {
+  const browserDir = join(outdir, "browser");
+  try {
+    const bundle = await bundleBrowser(app.hot!.graph, browserEntry, browserDir, hot);
+    for (const [file, { js }] of Object.entries(bundle.split!.files)) app.files[HOT_FILES + file] ??= script(js);
+    return bundle;
+  } finally {
+    await rm(browserDir, { recursive: true, force: true });
+  }
+}
+
 /** Development: the graphs the process runs, bundled split with their vendor folders (./dev-graph.ts), one per process. */
 export interface DevGraphs {
   server: DevGraph;
@@ -124,6 +142,8 @@ export const devGraphs = (root: string, external: string[] = []): DevGraphs => (
 export interface Rebuild {
   previous: NonNullable<BundledApp["hot"]>;
   changed: string[];
+  /** The browser bundle of these sources, bundled first (`bundleBrowserFirst`). */
+  browser?: BrowserBundle;
 }
 
 /** How many builds' files a build folder holds: this one's and those of the builds before it (`build`). */
@@ -181,9 +201,10 @@ export async function bundleApp(
   let browserOf: { clientModules: Record<string, string>; bundle: Promise<BrowserBundle> } | undefined;
   const browserFor = (graph: ServerGraph) => {
     if (browserOf && sameModules(browserOf.clientModules, graph.clientModules)) return;
-    const keep = previous && sameModules(previous.clientModules, graph.clientModules) && !rebuild.changed.some((path) => previous.bundle.inputs.includes(path));
+    const sameClientModules = previous && sameModules(previous.clientModules, graph.clientModules);
+    const kept = sameClientModules && (rebuild.browser ?? (!rebuild.changed.some((path) => previous.bundle.inputs.includes(path)) ? previous.bundle : undefined));
     const before = browserOf?.bundle.catch(() => undefined);
-    const bundle = keep ? Promise.resolve(previous.bundle) : (async () => (await before, bundleBrowser(graph, browserEntry, browserDir, hot)))();
+    const bundle = kept ? Promise.resolve(kept) : (async () => (await before, bundleBrowser(graph, browserEntry, browserDir, hot)))();
     // Awaited below; a failure of the graphs first must not leave it unhandled.
     bundle.catch(() => undefined);
     browserOf = { clientModules: graph.clientModules, bundle };

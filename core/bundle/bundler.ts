@@ -587,6 +587,8 @@ function contrailFromVendor(vendor: VendorFiles): import("esbuild").Plugin {
     setup: (build) =>
       build.onResolve({ filter: /^[./]/ }, async (args) => {
         if (args.pluginData === resolving || args.namespace !== "file" || args.kind === "entry-point") return undefined;
+        // One of the app's modules importing another: no need to ask esbuild where it is.
+        if (args.path.startsWith(".") && isAppModule(args.importer) && isAppModule(resolve(args.resolveDir, args.path))) return undefined;
         const resolved = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: resolving });
         if (resolved.errors.length > 0 || resolved.external || isAppModule(resolved.path) || !SOURCE_FILE.test(resolved.path)) return undefined;
         const file = vendor.fileOf(resolved.path);

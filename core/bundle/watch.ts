@@ -10,11 +10,12 @@
 import { rmSync, statSync, watch, type FSWatcher } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { AppOptions } from "./app.ts";
-import { bundleApp, devGraphs, restyledFiles, type Rebuild } from "./build.ts";
+import { bundleApp, bundleBrowserFirst, devGraphs, restyledFiles, type Rebuild } from "./build.ts";
 import { devFolder } from "./dev-graph.ts";
 import { BrowserVendor } from "./browser-vendor.ts";
 import { isAppModule, REFRESH_RUNTIME } from "./hot-bundle.ts";
 import { HotChannel, type HotUpdate } from "./hot-channel.ts";
+import type { SplitBrowserBundle } from "./client-graph.ts";
 import type { BundledApp } from "./manifest.ts";
 import { CSS_FILE, CSS_MODULE } from "./styles.ts";
 
@@ -72,13 +73,35 @@ export async function developApp<Exports>(entry: string, root: string, browserEn
     const swapped = stylesheets.flatMap((sheet, i): [string, string][] => (sheet === before[i] ? [] : [[before[i], sheet]]));
     return { reload: before.length !== stylesheets.length, modules: {}, stylesheets: swapped, server: false };
   };
+  /**
+   * The browser bundle of an edit to the browser's code alone, published to
+   * the pages before the server graph and the client modules for SSR are
+   * bundled: the edit shows sooner, and the build after it keeps this
+   * bundle. Undefined, and nothing published, for any other edit or one
+   * that needs a reload.
+   */
+  const showBrowserFirst = async (app: BundledApp, edited: string[]) => {
+    const hot = app.hot!;
+    const serverInputs = new Set(hot.serverInputs);
+    if (!edited.every((path) => !CSS_FILE.test(path) && hot.bundle.inputs.includes(path) && !serverInputs.has(path))) return undefined;
+    try {
+      const bundle = await bundleBrowserFirst(app, browserEntry, outdir, { boot: channel.boot, version: channel.version + 1, vendor, revisions });
+      const update = browserUpdate(hot.browser, bundle.split!, edited, root, hot.filesPath);
+      if (update.reload) return undefined;
+      channel.publish({ ...update, stylesheets: [], server: false });
+      return { bundle, modules: update.modules };
+    } catch {
+      // The build reports it.
+      return undefined;
+    }
+  };
   const watcher = watchSources(current.app.inputs, async (changed) => {
     const began = performance.now();
     for (const path of changed) revisions.set(path, (revisions.get(path) ?? 0) + 1);
+    const log = (reload: boolean) => console.log(`contrail: ${changed.map((path) => basename(path)).join(", ")} → ${reload ? "pages reload" : "updated"} (${Math.round(performance.now() - began)} ms)`);
     const report = (update: Omit<HotUpdate, "version">) => {
       channel.publish(update);
-      const names = changed.map((path) => basename(path)).join(", ");
-      console.log(`contrail: ${names} → ${update.reload ? "pages reload" : "updated"} (${Math.round(performance.now() - began)} ms)`);
+      log(update.reload);
       return true;
     };
     if (!broken && changed.every((path) => CSS_FILE.test(path) && !CSS_MODULE.test(path))) {
@@ -92,17 +115,23 @@ export async function developApp<Exports>(entry: string, root: string, browserEn
     }
     let next: Generation;
     const edited = [...new Set([...unbuilt, ...changed])];
+    // Shown first: an edit of the browser's code alone (client components and what only they import).
+    const first = broken ? undefined : await showBrowserFirst(current.app, edited);
+    if (first) log(false);
     try {
-      next = await generate(channel.version + 1, { previous: current.app.hot!, changed: edited });
+      next = await generate(first ? channel.version : channel.version + 1, { previous: current.app.hot!, changed: edited, browser: first?.bundle });
     } catch (error) {
       unbuilt = edited;
       return failed(error);
     }
     unbuilt = [];
     const update = updateBetween(current.app, next.app, edited, root);
+    // What the pages were shown first is not news.
+    for (const id of Object.keys(first?.modules ?? {})) if (update.modules[id] === first!.modules[id]) delete update.modules[id];
     current = next;
     broken = false;
     watcher.follow(next.app.inputs);
+    if (first && !update.reload && !update.server && Object.keys(update.modules).length === 0 && update.stylesheets.length === 0) return true;
     return report(update);
   });
   return liveExports(current.exports, [], () => current.exports) as Exports;
@@ -110,23 +139,28 @@ export async function developApp<Exports>(entry: string, root: string, browserEn
 
 /** What the pages of generation `before` do to show `after`, `changed` being the files edited. */
 function updateBetween(before: BundledApp, after: BundledApp, changed: string[], root: string): Omit<HotUpdate, "version"> {
-  const old = before.hot!.browser;
   const { browser, serverInputs, filesPath } = after.hot!;
   const edited = new Set(changed);
   const server = changed.some((path) => !CSS_FILE.test(path)) && serverInputs.some((path) => edited.has(path));
-  const sameIds = JSON.stringify(Object.keys(old.modules).sort()) === JSON.stringify(Object.keys(browser.modules).sort());
   const [oldSheets, newSheets] = [before.manifest.stylesheets, after.manifest.stylesheets];
+  const { reload, modules } = browserUpdate(before.hot!.browser, browser, changed, root, filesPath);
+  const stylesheets = newSheets.flatMap((sheet, i): [string, string][] => (sheet === oldSheets[i] ? [] : [[oldSheets[i], sheet]]));
+  return { reload: reload || oldSheets.length !== newSheets.length, modules, stylesheets, server };
+}
+
+/** What pages of browser bundle `old` import to run `browser`, or whether they must reload. */
+function browserUpdate(old: SplitBrowserBundle, browser: SplitBrowserBundle, changed: string[], root: string, filesPath: string): { reload: boolean; modules: Record<string, string> } {
+  const edited = new Set(changed);
+  const sameIds = JSON.stringify(Object.keys(old.modules).sort()) === JSON.stringify(Object.keys(browser.modules).sort());
   const reload =
     !sameIds ||
-    oldSheets.length !== newSheets.length ||
     // An edit to what the page's entry holds itself (its browser entry, code no client module imports).
     browser.page.some((file) => browser.files[file].inputs.some((path) => edited.has(path))) ||
     // The vendor file bundled again (the app imports a package it lacked): importing it would load a second React.
     Object.entries(browser.files).some(([file, { inputs }]) => !browser.page.includes(file) && !(file in old.files) && inputs.some((path) => !isAppModule(root, path)));
   const modules: Record<string, string> = {};
   for (const [id, file] of Object.entries(browser.modules)) if (old.modules[id] !== file) modules[id] = filesPath + file;
-  const stylesheets = newSheets.flatMap((sheet, i): [string, string][] => (sheet === oldSheets[i] ? [] : [[oldSheets[i], sheet]]));
-  return { reload, modules, stylesheets, server };
+  return { reload, modules };
 }
 
 /**
@@ -155,6 +189,8 @@ function watchSources(inputs: string[], onChange: (changed: string[]) => Promise
   const flush = async () => {
     if (running) return void (await running, settle());
     const edited = [...stamps].filter(([path, stamp]) => stampOf(path) !== stamp).map(([path]) => path);
+    // Stamped as the build reads them: an edit saved while it runs is seen after it.
+    for (const path of edited) stamps.set(path, stampOf(path));
     const changed = [...new Set([...edited, ...created])];
     created = new Set();
     if (changed.length === 0) return;
@@ -180,7 +216,7 @@ function watchSources(inputs: string[], onChange: (changed: string[]) => Promise
   };
   const follow = (files: string[]) => {
     const sources = files.filter((file) => !file.includes("/node_modules/") && !file.includes(":"));
-    stamps = new Map(sources.map((file) => [file, stampOf(file)]));
+    stamps = new Map(sources.map((file) => [file, stamps.get(file) ?? stampOf(file)]));
     for (const folder of new Set(sources.map((file) => dirname(file)))) if (!watchers.has(folder)) watchFolder(folder);
   };
   follow(inputs);
