@@ -101,7 +101,7 @@ export class BrowserVendor {
       keys.map((key, i) => `import * as m${i} from ${JSON.stringify(key)};\n`).join("") +
       `const vendor: Record<string, unknown> = ((globalThis as any).${VENDOR_GLOBAL} ??= {});\n` +
       keys.map((key, i) => `vendor[${JSON.stringify(key)}] = m${i};\n`).join("");
-    const { outfile, inputs, stylesheets, assets } = await bundle({ entry, generated: { [entry]: source }, outdir: spec.outdir, root: this.root, name: "vendor", platform: "browser", load: spec.load });
+    const { outfile, inputs, stylesheets, assets } = await bundle({ entry, generated: { [entry]: source }, outdir: spec.outdir, root: this.root, name: "vendor", platform: "browser", load: spec.load, esbuild: true });
     const js = await readFile(outfile, "utf8");
     const built: Built = { name: `vendor-${contentHash(js)}.js`, js, bundled: { inputs, stylesheets, assets }, stamps: inputs.map((path) => [path, stampOf(path)]) };
     try {

@@ -71,6 +71,8 @@ export interface BundleSpec {
    * file the page loads first (./browser-vendor.ts).
    */
   browserVendor?: BrowserVendorImports;
+  /** Bundled by esbuild on Bun too: Bun.build resolves a generated module's bare imports from the working directory, not from `root`. */
+  esbuild?: true;
 }
 
 /** How a development browser bundle imports what lies outside the app (./browser-vendor.ts). */
@@ -314,7 +316,7 @@ function splitOutputs(metafile: Metafile, outputBase: string, inputBase: string)
 /** Bundles `spec.entry`. */
 export async function bundle(spec: BundleSpec): Promise<Bundled> {
   // A split server bundle is esbuild's on every runtime (./dev-graph.ts), and so is a browser bundle with a vendor file (Bun.build reads a module's names before it runs).
-  const Bun = (spec.platform === "server" && spec.entries) || spec.browserVendor ? undefined : (globalThis as any).Bun;
+  const Bun = (spec.platform === "server" && spec.entries) || spec.browserVendor || spec.esbuild ? undefined : (globalThis as any).Bun;
   const hooks = loadHooks(spec);
   const externals = externalsOf(spec);
   const { outfile, metafile } = await (Bun ? bundleWithBun(Bun, spec, hooks, externals) : bundleWithEsbuild(spec, hooks, externals));
