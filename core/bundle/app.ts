@@ -14,14 +14,13 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } fr
 import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
 import { setCurrentApp, type AppContext, type Asset } from "../serve/app-context.ts";
 import { ENCODINGS } from "../serve/compression.ts";
 import { renderToHTMLStream, type HTMLOptions } from "../html/index.ts";
 import { deploymentScript } from "../html/deployment.ts";
 import { enableSourceMaps } from "../flight/dev/source-maps.ts";
 import type { BuildOptions, BuildResult } from "./build.ts";
-import { fromFolder, loadClientModules, MANIFEST_FILE, mode, pathOf, type BuildManifest, type BundledApp } from "./manifest.ts";
+import { fromFolder, importBundle, loadClientModules, MANIFEST_FILE, mode, pathOf, type BuildManifest, type BundledApp } from "./manifest.ts";
 import { assertOwnKeyIsEnough, servedWithOtherProcesses, useBuildKey } from "./server-functions-key.ts";
 import type { BundleOptions, ServerGraph } from "./server-graph.ts";
 
@@ -174,7 +173,7 @@ async function start<Exports>(app: BundledApp, outdir: string, root: string, opt
     hot,
     allowedHosts: options.allowedHosts,
   });
-  return import(pathToFileURL(join(outdir, manifest.server)).href);
+  return importBundle(join(outdir, manifest.server));
 }
 
 /**

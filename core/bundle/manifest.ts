@@ -95,7 +95,26 @@ export const pathOf = (file: string | URL) => (file instanceof URL || file.start
 export const mode = () => (process.env.NODE_ENV === "production" ? "production" : "development");
 export const fromFolder = (folder: string, path: string) => relative(folder, path).split("\\").join("/");
 
+const imported = new Map<string, Promise<any>>();
+
+/**
+ * `import()` of a bundle file, each once per process. A development build
+ * that keeps a bundle (the server graph after a client component's edit, the
+ * client modules for SSR after a server component's) hands back the file it
+ * imported before, since removed: Deno imports from a package (contrail from
+ * npm) by asking Node's resolver, which wants the file there.
+ */
+export function importBundle(file: string): Promise<any> {
+  const url = pathToFileURL(file).href;
+  let module = imported.get(url);
+  if (module === undefined) {
+    imported.set(url, (module = import(url)));
+    module.catch(() => imported.delete(url));
+  }
+  return module;
+}
+
 /** Loads the SSR bundle `file`: client module id → module namespace. */
 export async function loadClientModules(file: string): Promise<Record<string, unknown>> {
-  return (await import(pathToFileURL(file).href)).modules;
+  return (await importBundle(file)).modules;
 }
