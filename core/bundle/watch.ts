@@ -38,6 +38,8 @@ export async function developApp<Exports>(entry: string, root: string, browserEn
   // A page knows the version its generation is published as: what it has applied.
   // Every generation is bundled into the same folder: a module unchanged keeps its file's URL, and so its instance.
   const outdir = devFolder();
+  // A process that exits mid-build (process.exit, a shutdown handler) leaves nothing behind.
+  process.on("exit", () => rmSync(outdir, { recursive: true, force: true }));
   const graphs = devGraphs(root, options.external);
   const vendor = new BrowserVendor(REFRESH_RUNTIME, root);
   const generate = async (version: number, rebuild?: Rebuild) => {
