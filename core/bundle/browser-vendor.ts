@@ -10,23 +10,18 @@
 // It is kept in the cache folder with the server graphs' vendor folders, by
 // its modules, and what the app imported last remembered: a start bundles
 // the app once, and the file only when it is not there.
-import { mkdirSync, readFileSync, statSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { readFile } from "node:fs/promises";
 import { contentHash } from "./asset-files.ts";
 import { bundle, VENDOR_GLOBAL, type BrowserVendorImports, type BundleSpec } from "./bundler.ts";
-import { bundlingStamp, cacheFolder, hashOf, runtime, writeFileAtomically } from "./dev-graph.ts";
+import { bundlingStamp, cacheFolder, hashOf, runtime, stampOf, writeFileAtomically } from "./dev-graph.ts";
 import { mode } from "./manifest.ts";
 
 /** What the file holds besides its code: its source files, the stylesheets and files they import. */
 type VendorBundled = { inputs: string[]; stylesheets: string[]; assets: import("./asset-files.ts").AssetFile[] };
 /** The file as the cache keeps it. */
 type Built = { name: string; js: string; bundled: VendorBundled; stamps: [string, string][] };
-
-const stampOf = (path: string) => {
-  const stat = statSync(path, { throwIfNoEntry: false });
-  return stat ? `${stat.mtimeMs}:${stat.size}` : "gone";
-};
 
 /** The vendor file of one process's development browser bundle. */
 export class BrowserVendor {

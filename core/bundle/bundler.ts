@@ -9,7 +9,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ASSET_FILE, assetFile, type AssetFile } from "./asset-files.ts";
 import { chain, inlineSourceMapComment, inlineSourceMapOf, type SourceMap } from "./source-map.ts";
-import { isAppModule, withSourceLocation } from "./source-location.ts";
+import { isAppModule, isAppModuleIn, withSourceLocation } from "./source-location.ts";
 import { CSS_FILE, cssStandIn } from "./styles.ts";
 
 export type Loader = "ts" | "tsx" | "js" | "jsx";
@@ -93,14 +93,14 @@ const VENDOR_EXPORTS = "contrail-vendor-exports:";
 /** Whether a bundle's input (as its metafile names it) is one of the vendor file's stand-ins. */
 export const isVendorStandIn = (input: string) => input.includes(VENDOR_NAMESPACE);
 
-/** Whether `path` is one of the app's own modules. */
-const inApp = (spec: BundleSpec, path: string) => path.startsWith(spec.root + "/") && isAppModule(path);
+/** Whether an import names a package (not a file, not a `#` import of the importer's own package). */
+const isPackageSpecifier = (specifier: string) => BARE_IMPORT.test(specifier) && !specifier.startsWith("#");
 
 /** The key of the vendor module an import of `specifier` that resolved to `path` stands for, or undefined if the bundle holds it. */
 function vendorKeyOf(spec: BundleSpec, specifier: string, path: string): string | undefined {
   const vendor = spec.browserVendor!;
-  if (inApp(spec, path) || CSS_FILE.test(path) || ASSET_FILE.test(path) || vendor.bundled.includes(path)) return undefined;
-  const key = BARE_IMPORT.test(specifier) && !specifier.startsWith("#") ? specifier : path;
+  if (isAppModuleIn(spec.root, path) || CSS_FILE.test(path) || ASSET_FILE.test(path) || vendor.bundled.includes(path)) return undefined;
+  const key = isPackageSpecifier(specifier) ? specifier : path;
   if (!vendor.has(key)) vendor.missing.add(key);
   return key;
 }
@@ -122,8 +122,8 @@ function browserVendorPlugin(spec: BundleSpec): import("esbuild").Plugin {
         if (args.path.startsWith(VENDOR_EXPORTS)) return { path: args.path.slice(VENDOR_EXPORTS.length) + ".cjs", namespace: VENDOR_NAMESPACE + "-exports" };
         if (args.pluginData === resolving || args.path.startsWith("contrail:") || args.kind === "entry-point") return undefined;
         // Without asking esbuild (each question a round trip to its process): a relative import between the app's modules, and a package the file holds.
-        if (args.path.startsWith(".") && inApp(spec, args.importer) && inApp(spec, resolve(args.resolveDir, args.path))) return undefined;
-        if (BARE_IMPORT.test(args.path) && !args.path.startsWith("#") && !CSS_FILE.test(args.path) && !ASSET_FILE.test(args.path) && spec.browserVendor!.has(args.path)) {
+        if (args.path.startsWith(".") && isAppModuleIn(spec.root, args.importer) && isAppModuleIn(spec.root, resolve(args.resolveDir, args.path))) return undefined;
+        if (isPackageSpecifier(args.path) && !CSS_FILE.test(args.path) && !ASSET_FILE.test(args.path) && spec.browserVendor!.has(args.path)) {
           return { path: args.path, namespace: VENDOR_NAMESPACE };
         }
         const resolved = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: resolving });
@@ -557,10 +557,11 @@ type OnResolve = Parameters<import("esbuild").PluginBuild["onResolve"]>[1];
 
 // contrail's own package, when it runs from its TypeScript sources (Bun takes them by the "bun" export condition).
 const OWN_PACKAGE = fileURLToPath(new URL("../..", import.meta.url));
+let ownExportsRead: Record<string, Record<string, string>> | undefined | null = null;
 const ownExports = (): Record<string, Record<string, string>> | undefined => {
-  if (!import.meta.url.endsWith(".ts")) return undefined;
-  const manifest = JSON.parse(readFileSync(join(OWN_PACKAGE, "package.json"), "utf8"));
-  return manifest.name === "contrail" ? manifest.exports : undefined;
+  if (ownExportsRead !== null) return ownExportsRead;
+  const manifest = import.meta.url.endsWith(".ts") ? JSON.parse(readFileSync(join(OWN_PACKAGE, "package.json"), "utf8")) : undefined;
+  return (ownExportsRead = manifest?.name === "contrail" ? manifest.exports : undefined);
 };
 
 /**

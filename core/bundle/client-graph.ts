@@ -12,8 +12,9 @@ import type { AssetFile } from "./asset-files.ts";
 import { bundle, exportNamesOf, type BundleSpec, type ExternalReason } from "./bundler.ts";
 import { DevGraph } from "./dev-graph.ts";
 import { moduleIdOf, type ServerGraph } from "./server-graph.ts";
+import { isAppModuleIn } from "./source-location.ts";
 import { isServerModule, serverReferenceModule, type ServerReferenceSource } from "./use-server.ts";
-import { hotEntry, isAppModule, splitBundleFiles, withRefreshRegistration, type HotBrowserOptions } from "./hot-bundle.ts";
+import { hotEntry, splitBundleFiles, withRefreshRegistration, type HotBrowserOptions } from "./hot-bundle.ts";
 
 // By path, so the browser's server references call through the same module the entry hydrates with.
 const BROWSER_MODULE = fileURLToPath(new URL("../html/browser" + extname(import.meta.url), import.meta.url));
@@ -141,7 +142,7 @@ export async function bundleBrowser(graph: ServerGraph, browserEntry: string, ou
       [entry]: (hotPage ? hotPage.imports : entryImports).map((path) => `import ${JSON.stringify(path)};\n`).join(""),
     };
     // The app's client modules, each a file of its own to import again once edited; packages' are the vendor file's.
-    const entries = hotPage && Object.values(graph.clientModules).filter((path) => isAppModule(graph.root, path)).sort();
+    const entries = hotPage && Object.values(graph.clientModules).filter((path) => isAppModuleIn(graph.root, path)).sort();
     const browserVendor = hotPage && hot.vendor.imports(hotPage.bundled);
     const bundled = await bundle({ entry, entries, generated, outdir, root: graph.root, name: "browser", platform: "browser", load, browserVendor });
     return { bundled, missing: browserVendor?.missing };

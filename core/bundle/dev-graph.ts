@@ -45,7 +45,8 @@ const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
 export const hashOf = (...parts: unknown[]) => createHash("sha256").update(JSON.stringify(parts)).digest("hex").slice(0, 16);
 
-const stampOf = (path: string) => {
+/** A file's modification time and size, or "gone": what says it changed. */
+export const stampOf = (path: string) => {
   const stat = statSync(path, { throwIfNoEntry: false });
   return stat ? `${stat.mtimeMs}:${stat.size}` : "gone";
 };

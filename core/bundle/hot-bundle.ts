@@ -55,9 +55,6 @@ export function hotEntry(hot: HotBrowserOptions, imports: string[]) {
   return { imports: [HOT_PAGE, HOT_START], generated, bundled: [...imports.slice(2), HOT_CLIENT].map((path) => resolve(path)) };
 }
 
-/** Whether `path` is one of the app's own modules (not a package's, not contrail's, not generated). */
-export const isAppModule = (root: string, path: string) => path.startsWith(root + "/") && !path.includes("/node_modules/");
-
 const APP_SOURCE = /\.[cm]?[jt]sx?$/;
 
 const registrations = rememberedBySource<Awaited<ReturnType<typeof refreshRegistration>> | undefined>();

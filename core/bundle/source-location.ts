@@ -18,6 +18,9 @@ export function isAppModule(path: string): boolean {
   return !path.includes("/node_modules/") && !path.includes("\\node_modules\\") && !CONTRAIL_FOLDERS.some((folder) => path.startsWith(folder));
 }
 
+/** Whether `path` is one of the modules of the app in folder `root`. */
+export const isAppModuleIn = (root: string, path: string) => path.startsWith(root + "/") && isAppModule(path);
+
 /** `source` (the module at `path`, bundled into `bundleDir`) with `import.meta.url`, `.dirname` and `.filename` replaced by its own. */
 export function withSourceLocation(source: string, path: string, bundleDir: string): string {
   if (!source.includes("import.meta")) return source;

@@ -7,16 +7,17 @@
 // Fast Refresh keeps their state), swap the stylesheets, fetch their page's
 // Flight again. A build error leaves the app as it was and shows in the
 // terminal and in the pages until it is fixed.
-import { rmSync, statSync, watch, type FSWatcher } from "node:fs";
+import { rmSync, watch, type FSWatcher } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { AppOptions } from "./app.ts";
 import { bundleApp, bundleBrowserFirst, devGraphs, restyledFiles, type Rebuild } from "./build.ts";
-import { devFolder } from "./dev-graph.ts";
+import { devFolder, stampOf } from "./dev-graph.ts";
 import { BrowserVendor } from "./browser-vendor.ts";
-import { isAppModule, REFRESH_RUNTIME } from "./hot-bundle.ts";
+import { REFRESH_RUNTIME } from "./hot-bundle.ts";
 import { HotChannel, type HotUpdate } from "./hot-channel.ts";
 import type { SplitBrowserBundle } from "./client-graph.ts";
 import type { BundledApp } from "./manifest.ts";
+import { isAppModuleIn } from "./source-location.ts";
 import { CSS_FILE, CSS_MODULE } from "./styles.ts";
 
 /** Hands a bundled generation to the process (the app's context, then its server graph imported): resolves with its exports. */
@@ -159,7 +160,7 @@ function browserUpdate(old: SplitBrowserBundle, browser: SplitBrowserBundle, cha
     // An edit to what the page's entry holds itself (its browser entry, code no client module imports).
     browser.page.some((file) => browser.files[file].inputs.some((path) => edited.has(path))) ||
     // The vendor file bundled again (the app imports a package it lacked): importing it would load a second React.
-    Object.entries(browser.files).some(([file, { inputs }]) => !browser.page.includes(file) && !(file in old.files) && inputs.some((path) => !isAppModule(root, path)));
+    Object.entries(browser.files).some(([file, { inputs }]) => !browser.page.includes(file) && !(file in old.files) && inputs.some((path) => !isAppModuleIn(root, path)));
   const modules: Record<string, string> = {};
   for (const [id, file] of Object.entries(browser.modules)) if (old.modules[id] !== file) modules[id] = filesPath + file;
   return { reload, modules };
@@ -180,19 +181,20 @@ function watchSources(inputs: string[], onChange: (changed: string[]) => Promise
   let created = new Set<string>();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running: Promise<void> | undefined;
-  const stampOf = (path: string) => {
-    const stat = statSync(path, { throwIfNoEntry: false });
-    return stat ? `${stat.mtimeMs}:${stat.size}` : "gone";
-  };
   const settle = () => {
     clearTimeout(timer);
     timer = setTimeout(flush, SETTLE_MS);
   };
   const flush = async () => {
     if (running) return void (await running, settle());
-    const edited = [...stamps].filter(([path, stamp]) => stampOf(path) !== stamp).map(([path]) => path);
-    // Stamped as the build reads them: an edit saved while it runs is seen after it.
-    for (const path of edited) stamps.set(path, stampOf(path));
+    const edited: string[] = [];
+    for (const [path, stamp] of stamps) {
+      const now = stampOf(path);
+      if (now === stamp) continue;
+      edited.push(path);
+      // Stamped as the build reads them: an edit saved while it runs is seen after it.
+      stamps.set(path, now);
+    }
     const changed = [...new Set([...edited, ...created])];
     created = new Set();
     if (changed.length === 0) return;
