@@ -3,9 +3,11 @@
 // this runtime's adapter and by Hono on it (tests/servers/hot-app.ts), open
 // in Chromium, with a client component of a package (an .mjs file) beside
 // the app's. With a counter clicked and text typed, a server component's
-// text, the data code it imports, a client component and the stylesheet are
-// edited on disk: each change shows without a document request, and the
-// counter and the input keep their values. A syntax error shows the overlay
+// text, the data code it imports, a client component, a component it
+// imports and the stylesheet are edited on disk: each change shows without
+// a document request, and the counter and the input keep their values. A
+// component module edited alone is served alone (core/bundle/hot-module.ts),
+// and reads the context instance the rest of the page shares. A syntax error shows the overlay
 // while the server still answers, and goes once fixed; a client component
 // whose hooks changed remounts. In production nothing watches: there is no
 // channel and the page loads no development code.
@@ -63,7 +65,9 @@ for (const adapter of [runtime, "hono"]) {
       const page = await browser.newPage();
       const documents: string[] = [];
       const failures: string[] = [];
+      const standAlone: string[] = [];
       page.on("request", (request) => void (request.resourceType() === "document" && documents.push(request.url())));
+      page.on("request", (request) => void (request.url().includes("/_contrail/dev/hot/") && standAlone.push(request.url())));
       page.on("pageerror", (error) => failures.push(String(error)));
       await page.goto(server.base + "/");
       // Clicked once React has hydrated it.
@@ -77,6 +81,7 @@ for (const adapter of [runtime, "hono"]) {
       await page.click("#counter");
       await page.click("#counter");
       await shows(page, "#counter", "client v1: 2", "counted");
+      strictEqual(await textOf(page, "#label"), "label v1 provided");
       await page.fill("#field", "typed");
       const kept = async () => {
         strictEqual(await page.inputValue("#field"), "typed");
@@ -105,6 +110,12 @@ for (const adapter of [runtime, "hono"]) {
       // Saved as soon as the page shows a client edit, while the rest of its build may still run: built after it.
       app.edit("Counter.tsx", "client v2", "client v2b");
       await shows(page, "#counter", "client v2b: 2", "a client component's edit");
+      strictEqual(await textOf(page, "#label"), "label v1 provided", "the edited module reads the page's context");
+      ok(standAlone.length > 0, "a client component's module served alone once the app was bundled again");
+      app.edit("Label.tsx", "label v1", "label v2");
+      await shows(page, "#label", "label v2 provided", "an edit to a component a client component imports");
+      await shows(page, "#counter", "client v2b: 2", "the counter after its import's edit");
+      await kept();
       app.edit("text.ts", "server v2", "server v2b");
       await shows(page, "#server-text", "server v2b", "an edit saved while the build before it ran");
       app.edit("Counter.tsx", "client v2b", "client v2");

@@ -77,7 +77,7 @@ async function bundleGraphs(
   }
 }
 
-const script = (js: string): Asset => ({ body: js, headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": IMMUTABLE } });
+export const scriptAsset = (js: string): Asset => ({ body: js, headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": IMMUTABLE } });
 
 /** Every file the handlers serve under `/_contrail/`, and the stylesheets' URLs. */
 async function servedFiles(root: string, browser: BrowserBundle, cssFiles: string[], assetFiles: AssetFile[], kept?: Stylesheet) {
@@ -85,9 +85,9 @@ async function servedFiles(root: string, browser: BrowserBundle, cssFiles: strin
   // Named by content, so browsers may keep them for good.
   let browserPath = `/_contrail/${contentHash(browser.js ?? "")}.js`;
   if (browser.split) {
-    for (const [file, { js }] of Object.entries(browser.split.files)) files[HOT_FILES + file] = script(js);
+    for (const [file, { js }] of Object.entries(browser.split.files)) files[HOT_FILES + file] = scriptAsset(js);
     browserPath = HOT_FILES + browser.split.entry;
-  } else files[browserPath] = script(browser.js!);
+  } else files[browserPath] = scriptAsset(browser.js!);
   const stylesheet = kept ?? (await bundleStylesheet(root, [...new Set(cssFiles)]));
   const stylesheets: string[] = [];
   if (stylesheet.css !== "") {
@@ -123,7 +123,7 @@ export async function bundleBrowserFirst(app: BundledApp, browserEntry: string, 
   const browserDir = join(outdir, "browser");
   try {
     const bundle = await bundleBrowser(app.hot!.graph, browserEntry, browserDir, hot);
-    for (const [file, { js }] of Object.entries(bundle.split!.files)) app.files[HOT_FILES + file] ??= script(js);
+    for (const [file, { js }] of Object.entries(bundle.split!.files)) app.files[HOT_FILES + file] ??= scriptAsset(js);
     return bundle;
   } finally {
     await rm(browserDir, { recursive: true, force: true });

@@ -94,7 +94,7 @@ const VENDOR_EXPORTS = "contrail-vendor-exports:";
 export const isVendorStandIn = (input: string) => input.includes(VENDOR_NAMESPACE);
 
 /** Whether an import names a package (not a file, not a `#` import of the importer's own package). */
-const isPackageSpecifier = (specifier: string) => BARE_IMPORT.test(specifier) && !specifier.startsWith("#");
+export const isPackageSpecifier = (specifier: string) => BARE_IMPORT.test(specifier) && !specifier.startsWith("#");
 
 /** The key of the vendor module an import of `specifier` that resolved to `path` stands for, or undefined if the bundle holds it. */
 function vendorKeyOf(spec: BundleSpec, specifier: string, path: string): string | undefined {
@@ -189,7 +189,7 @@ export interface Bundled {
 // As React's packages read it: development unless NODE_ENV says production.
 const mode = () => process.env.NODE_ENV ?? "development";
 
-function defines(): Record<string, string> {
+export function defines(): Record<string, string> {
   return { "process.env.NODE_ENV": JSON.stringify(mode()) };
 }
 

@@ -12,9 +12,10 @@ import type { AssetFile } from "./asset-files.ts";
 import { bundle, exportNamesOf, type BundleSpec, type ExternalReason } from "./bundler.ts";
 import { DevGraph } from "./dev-graph.ts";
 import { moduleIdOf, type ServerGraph } from "./server-graph.ts";
+import { standAloneModule, type StandAlone } from "./hot-module.ts";
 import { isAppModuleIn } from "./source-location.ts";
 import { isServerModule, serverReferenceModule, type ServerReferenceSource } from "./use-server.ts";
-import { hotEntry, splitBundleFiles, withRefreshRegistration, type HotBrowserOptions } from "./hot-bundle.ts";
+import { hotEntry, reachedByClientModules, splitBundleFiles, withRefreshRegistration, type HotBrowserOptions } from "./hot-bundle.ts";
 
 // By path, so the browser's server references call through the same module the entry hydrates with.
 const BROWSER_MODULE = fileURLToPath(new URL("../html/browser" + extname(import.meta.url), import.meta.url));
@@ -89,6 +90,22 @@ export async function bundleClientModules(graph: ServerGraph, outdir: string, ex
   return { outfile, externals, inputs, assets, serverModules: serverModules.sort() };
 }
 
+/**
+ * Development: the edited modules `edited`, each compiled to stand alone in
+ * a page that runs `split` (./hot-module.ts); undefined if one cannot.
+ */
+export async function standAloneModules(graph: ServerGraph, split: SplitBrowserBundle, edited: string[], hot: HotBrowserOptions): Promise<StandAlone[] | undefined> {
+  const load = withRefreshRegistration(graph.root, serverReferences(graph.root, BROWSER_REFERENCES).load, hot.revisions);
+  const vendor = hot.vendor.imports([]);
+  const modules: StandAlone[] = [];
+  for (const path of edited) {
+    const module = await standAloneModule(path, graph.root, split, vendor.has, load);
+    if (module === undefined) return undefined;
+    modules.push(module);
+  }
+  return modules;
+}
+
 /** The browser bundle: one file (`js`), or in development with hot updates the files of the split bundle (`split`). */
 export interface BrowserBundle {
   js?: string;
@@ -98,6 +115,8 @@ export interface BrowserBundle {
   stylesheets: string[];
   /** The files it imports for their URL. */
   assets: AssetFile[];
+  /** Split: the app's modules the client modules import, directly or not (`reachedByClientModules`). */
+  reached?: string[];
 }
 
 /** A browser bundle split into files a page can import again one by one. */
@@ -110,6 +129,8 @@ export interface SplitBrowserBundle {
   page: string[];
   /** Each of the app's client modules' own file, by module id (packages' are in the vendor file). */
   modules: Record<string, string>;
+  /** The file of each of the app's modules that has one (the client modules, and what the bundle before found they import), by path. */
+  entries: Record<string, string>;
 }
 
 // The generated module that defines the registry React's client reads.
@@ -127,7 +148,7 @@ export async function bundleBrowser(graph: ServerGraph, browserEntry: string, ou
   const entryImports = [WEBPACK_RUNTIME, "contrail:modules", browserEntry];
   const references = serverReferences(graph.root, BROWSER_REFERENCES);
   const load = hot ? withRefreshRegistration(graph.root, references.load, hot.revisions) : references.load;
-  const bundleOnce = async () => {
+  const bundleOnce = async (reached = hot?.reached ?? []) => {
     const hotPage = hot && hotEntry(hot, entryImports);
     const generated: Record<string, string> = {
       ...hotPage?.generated,
@@ -141,8 +162,9 @@ export async function bundleBrowser(graph: ServerGraph, browserEntry: string, ou
       "contrail:modules": `import { registered } from "${WEBPACK_RUNTIME}";\n${moduleMapSource(graph)}Object.assign(registered, modules);\n`,
       [entry]: (hotPage ? hotPage.imports : entryImports).map((path) => `import ${JSON.stringify(path)};\n`).join(""),
     };
-    // The app's client modules, each a file of its own to import again once edited; packages' are the vendor file's.
-    const entries = hotPage && Object.values(graph.clientModules).filter((path) => isAppModuleIn(graph.root, path)).sort();
+    // The app's client modules, each a file of its own to import again once edited, and the app's modules
+    // the bundle before reached, each a file a module edited alone imports (./hot-module.ts); packages' are the vendor file's.
+    const entries = hotPage && [...new Set([...Object.values(graph.clientModules), ...reached])].filter((path) => isAppModuleIn(graph.root, path)).sort();
     const browserVendor = hotPage && hot.vendor.imports(hotPage.bundled);
     const bundled = await bundle({ entry, entries, generated, outdir, root: graph.root, name: "browser", platform: "browser", load, browserVendor });
     return { bundled, missing: browserVendor?.missing };
@@ -151,13 +173,14 @@ export async function bundleBrowser(graph: ServerGraph, browserEntry: string, ou
   // What the app imports from outside it that the vendor file lacks (at start: all of it) joins the file, and the app is bundled again.
   while (hot && !hot.vendor.current(missing!)) {
     await hot.vendor.include(missing!, { outdir: join(outdir, "vendor"), load: references.load });
-    ({ bundled, missing } = await bundleOnce());
+    ({ bundled, missing } = await bundleOnce(reachedByClientModules(bundled.split!, entry)));
   }
   const { outfile, inputs, stylesheets, assets, split } = bundled;
   if (!split) return { js: await readFile(outfile, "utf8"), inputs, stylesheets, assets };
   const vendor = hot!.vendor.file!.bundled;
   return {
     split: await splitBundleFiles(graph, entry, split, outdir, hot!.vendor),
+    reached: reachedByClientModules(split, entry),
     inputs: [...vendor.inputs, ...inputs],
     stylesheets: [...new Set([...vendor.stylesheets, ...stylesheets])],
     assets: [...vendor.assets, ...assets],

@@ -24,7 +24,7 @@
 // as does an `@refresh reset` comment. Without the global (a bundle that
 // is not a development one) the appended code does nothing.
 import { Parser } from "acorn";
-import { loaderFor } from "./bundler.ts";
+import { defines, loaderFor } from "./bundler.ts";
 import type { SourceMap } from "./source-map.ts";
 
 const REFRESH_GLOBAL = "__contrailRefresh";
@@ -46,7 +46,8 @@ const BUILTIN_HOOKS = new Set([
  */
 export async function refreshRegistration(source: string, path: string, moduleId: string): Promise<{ code: string; map: SourceMap } | undefined> {
   const { transform } = await import("esbuild");
-  const compiled = await transform(source, { loader: loaderFor(path), jsx: "automatic", format: "esm", sourcemap: true, sourcefile: path, logLevel: "silent" });
+  // Defined as the bundle defines them, for the module compiled to stand alone in the page (./hot-module.ts).
+  const compiled = await transform(source, { loader: loaderFor(path), jsx: "automatic", format: "esm", define: defines(), sourcemap: true, sourcefile: path, logLevel: "silent" });
   const registration = registrationOf(compiled.code, moduleId, source.includes(FORCE_RESET_COMMENT));
   if (registration === undefined) return undefined;
   // Appended after the compiled code, the registration leaves its map as it is.

@@ -23,6 +23,8 @@ export interface HotBrowserOptions {
   vendor: BrowserVendor;
   /** How many times each edited file changed since the process started (./watch.ts). */
   revisions?: Map<string, number>;
+  /** The app's modules the browser bundle before held. */
+  reached?: string[];
 }
 
 const sibling = (name: string) => fileURLToPath(new URL(`../html/${name}${extname(import.meta.url)}`, import.meta.url));
@@ -80,6 +82,18 @@ export function withRefreshRegistration(root: string, load: NonNullable<BundleSp
   };
 }
 
+/**
+ * The source files a split bundle holds outside the page's own files (what
+ * client modules import, directly or not): the next build gives each a file
+ * of its own. What only the page's entry imports stays in the page's files,
+ * whose edit reloads.
+ */
+export function reachedByClientModules(split: NonNullable<Bundled["split"]>, entry: string): string[] {
+  const page = new Set([entry, HOT_APP].map((name) => split.entryFiles[name]));
+  const reached = Object.entries(split.files).flatMap(([file, inputs]) => (page.has(file) ? [] : inputs));
+  return [...new Set(reached)].filter((path) => APP_SOURCE.test(path) && !isVendorStandIn(path)).sort();
+}
+
 /** The split bundle's files, read, by path from `outdir`, with the vendor file. */
 export async function splitBundleFiles(graph: ServerGraph, entry: string, split: NonNullable<Bundled["split"]>, outdir: string, vendor: BrowserVendor): Promise<SplitBrowserBundle> {
   const fromOutdir = (file: string) => relative(outdir, file).split("\\").join("/");
@@ -91,5 +105,7 @@ export async function splitBundleFiles(graph: ServerGraph, entry: string, split:
   const modules: Record<string, string> = {};
   for (const [id, path] of Object.entries(graph.clientModules)) if (split.entryFiles[path] !== undefined) modules[id] = fromOutdir(split.entryFiles[path]);
   const page = [entry, HOT_APP].map((name) => fromOutdir(split.entryFiles[name]));
-  return { files, entry: page[0], page, modules };
+  const entries: Record<string, string> = {};
+  for (const [path, file] of Object.entries(split.entryFiles)) if (!page.includes(fromOutdir(file))) entries[path] = fromOutdir(file);
+  return { files, entry: page[0], page, modules, entries };
 }

@@ -13,6 +13,8 @@ export interface HotUpdate {
   reload: boolean;
   /** Client modules to import again: id → URL. */
   modules: Record<string, string>;
+  /** Modules of components client modules import, to import again (URLs): they register their new versions. */
+  imports: string[];
   /** Stylesheets replaced: [old URL, new URL]. */
   stylesheets: [string, string][];
   /** The server graph changed: the page fetches its Flight again. */

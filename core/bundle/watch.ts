@@ -10,12 +10,13 @@
 import { rmSync, watch, type FSWatcher } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { AppOptions } from "./app.ts";
-import { bundleApp, bundleBrowserFirst, devGraphs, restyledFiles, type Rebuild } from "./build.ts";
+import type { Asset } from "../serve/app-context.ts";
+import { bundleApp, bundleBrowserFirst, devGraphs, restyledFiles, scriptAsset, type Rebuild } from "./build.ts";
+import { standAloneModules, type SplitBrowserBundle } from "./client-graph.ts";
 import { devFolder, stampOf } from "./dev-graph.ts";
 import { BrowserVendor } from "./browser-vendor.ts";
-import { REFRESH_RUNTIME } from "./hot-bundle.ts";
+import { HOT_FILES, REFRESH_RUNTIME, type HotBrowserOptions } from "./hot-bundle.ts";
 import { HotChannel, type HotUpdate } from "./hot-channel.ts";
-import type { SplitBrowserBundle } from "./client-graph.ts";
 import type { BundledApp } from "./manifest.ts";
 import { isAppModuleIn } from "./source-location.ts";
 import { CSS_FILE, CSS_MODULE } from "./styles.ts";
@@ -30,6 +31,8 @@ interface Generation {
 
 // Editors save in bursts (write, rename, touch): one rebuild after the last.
 const SETTLE_MS = 10;
+// The modules edited alone a page may still import (from an update it has yet to apply): as many as the updates kept.
+const KEPT_STAND_ALONE = 100;
 const WATCHED = /\.(?:[cm]?[jt]sx?|css|json)$/;
 
 /** Starts the app bundled from `entry` with hot updates; resolves with its exports, which always call the newest generation's. */
@@ -43,9 +46,13 @@ export async function developApp<Exports>(entry: string, root: string, browserEn
   process.on("exit", () => rmSync(outdir, { recursive: true, force: true }));
   const graphs = devGraphs(root, options.external);
   const vendor = new BrowserVendor(REFRESH_RUNTIME, root);
+  const hotOptions = (version: number, reached?: string[]): HotBrowserOptions => ({ boot: channel.boot, version, vendor, revisions, reached });
+  // The modules edited alone (`showAlone`), served by every generation after.
+  const standAlone = new Map<string, Asset>();
   const generate = async (version: number, rebuild?: Rebuild) => {
     try {
-      const app = await bundleApp(entry, root, browserEntry, outdir, options.external, { boot: channel.boot, version, vendor, revisions }, rebuild, graphs);
+      const app = await bundleApp(entry, root, browserEntry, outdir, options.external, hotOptions(version, rebuild?.previous.bundle.reached), rebuild, graphs);
+      for (const [path, asset] of standAlone) app.files[path] ??= asset;
       return { app, exports: await start(app, outdir, channel.answer) };
     } finally {
       // Imported, the bundles live in the process: their folder goes at once.
@@ -74,7 +81,42 @@ export async function developApp<Exports>(entry: string, root: string, browserEn
     Object.assign(app.files, files);
     app.manifest.stylesheets.splice(0, before.length, ...stylesheets);
     const swapped = stylesheets.flatMap((sheet, i): [string, string][] => (sheet === before[i] ? [] : [[before[i], sheet]]));
-    return { reload: before.length !== stylesheets.length, modules: {}, stylesheets: swapped, server: false };
+    return { reload: before.length !== stylesheets.length, modules: {}, imports: [], stylesheets: swapped, server: false };
+  };
+  /** Whether `edited` are all the browser's code alone (client components and what only they import). */
+  const browserOnly = (app: BundledApp, edited: string[]) => {
+    const hot = app.hot!;
+    const serverInputs = new Set(hot.serverInputs);
+    return edited.every((path) => !CSS_FILE.test(path) && hot.bundle.inputs.includes(path) && !serverInputs.has(path));
+  };
+  /**
+   * An edit to components the browser alone runs, shown with each edited
+   * module compiled to stand alone (./hot-module.ts), before anything is
+   * bundled: whether it was.
+   */
+  const showAlone = async (app: BundledApp, edited: string[]) => {
+    const hot = app.hot!;
+    if (!browserOnly(app, edited)) return false;
+    try {
+      const modules = await standAloneModules(hot.graph, hot.browser, edited, hotOptions(channel.version + 1, app.hot!.bundle.reached));
+      if (modules === undefined) return false;
+      const ids = new Map(Object.entries(hot.graph.clientModules).map(([id, path]) => [path, id]));
+      const update: Omit<HotUpdate, "version"> = { reload: false, modules: {}, imports: [], stylesheets: [], server: false };
+      modules.forEach(({ file, js }, i) => {
+        const url = HOT_FILES + file;
+        standAlone.set(url, scriptAsset(js));
+        if (standAlone.size > KEPT_STAND_ALONE) standAlone.delete(standAlone.keys().next().value!);
+        app.files[url] = standAlone.get(url)!;
+        const id = ids.get(edited[i]);
+        if (id === undefined) update.imports.push(url);
+        else update.modules[id] = url;
+      });
+      channel.publish(update);
+      return true;
+    } catch {
+      // The build reports it.
+      return false;
+    }
   };
   /**
    * The browser bundle of an edit to the browser's code alone, published to
@@ -85,13 +127,12 @@ export async function developApp<Exports>(entry: string, root: string, browserEn
    */
   const showBrowserFirst = async (app: BundledApp, edited: string[]) => {
     const hot = app.hot!;
-    const serverInputs = new Set(hot.serverInputs);
-    if (!edited.every((path) => !CSS_FILE.test(path) && hot.bundle.inputs.includes(path) && !serverInputs.has(path))) return undefined;
+    if (!browserOnly(app, edited)) return undefined;
     try {
-      const bundle = await bundleBrowserFirst(app, browserEntry, outdir, { boot: channel.boot, version: channel.version + 1, vendor, revisions });
+      const bundle = await bundleBrowserFirst(app, browserEntry, outdir, hotOptions(channel.version + 1, app.hot!.bundle.reached));
       const update = browserUpdate(hot.browser, bundle.split!, edited, root, hot.filesPath);
       if (update.reload) return undefined;
-      channel.publish({ ...update, stylesheets: [], server: false });
+      channel.publish({ ...update, imports: [], stylesheets: [], server: false });
       return { bundle, modules: update.modules };
     } catch {
       // The build reports it.
@@ -118,23 +159,25 @@ export async function developApp<Exports>(entry: string, root: string, browserEn
     }
     let next: Generation;
     const edited = [...new Set([...unbuilt, ...changed])];
-    // Shown first: an edit of the browser's code alone (client components and what only they import).
-    const first = broken ? undefined : await showBrowserFirst(current.app, edited);
-    if (first) log(false);
+    // Shown first: an edit of the browser's code alone (client components and what only they import),
+    // each edited component module alone if it can be, else with the browser bundle.
+    const alone = !broken && (await showAlone(current.app, edited));
+    const first = broken || alone ? undefined : await showBrowserFirst(current.app, edited);
+    if (alone || first) log(false);
     try {
-      next = await generate(first ? channel.version : channel.version + 1, { previous: current.app.hot!, changed: edited, browser: first?.bundle });
+      next = await generate(alone || first ? channel.version : channel.version + 1, { previous: current.app.hot!, changed: edited, browser: first?.bundle });
     } catch (error) {
       unbuilt = edited;
       return failed(error);
     }
     unbuilt = [];
     const update = updateBetween(current.app, next.app, edited, root);
-    // What the pages were shown first is not news.
-    for (const id of Object.keys(first?.modules ?? {})) if (update.modules[id] === first!.modules[id]) delete update.modules[id];
+    // What the pages were shown first is not news: the edited modules alone render as the bundle's would.
+    for (const id of Object.keys(update.modules)) if (alone || update.modules[id] === first?.modules[id]) delete update.modules[id];
     current = next;
     broken = false;
     watcher.follow(next.app.inputs);
-    if (first && !update.reload && !update.server && Object.keys(update.modules).length === 0 && update.stylesheets.length === 0) return true;
+    if ((alone || first) && !update.reload && !update.server && Object.keys(update.modules).length === 0 && update.stylesheets.length === 0) return true;
     return report(update);
   });
   return liveExports(current.exports, [], () => current.exports) as Exports;
@@ -148,7 +191,7 @@ function updateBetween(before: BundledApp, after: BundledApp, changed: string[],
   const [oldSheets, newSheets] = [before.manifest.stylesheets, after.manifest.stylesheets];
   const { reload, modules } = browserUpdate(before.hot!.browser, browser, changed, root, filesPath);
   const stylesheets = newSheets.flatMap((sheet, i): [string, string][] => (sheet === oldSheets[i] ? [] : [[oldSheets[i], sheet]]));
-  return { reload: reload || oldSheets.length !== newSheets.length, modules, stylesheets, server };
+  return { reload: reload || oldSheets.length !== newSheets.length, modules, imports: [], stylesheets, server };
 }
 
 /** What pages of browser bundle `old` import to run `browser`, or whether they must reload. */

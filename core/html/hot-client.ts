@@ -23,8 +23,9 @@ async function apply(update: HotUpdate): Promise<boolean> {
   if (update.reload) return false;
   for (const [old, next] of update.stylesheets) swapStylesheet(old, next);
   const ids = Object.keys(update.modules);
-  if (ids.length > 0) {
-    const namespaces: Record<string, unknown>[] = await Promise.all(ids.map((id) => import(update.modules[id])));
+  const urls = [...ids.map((id) => update.modules[id]), ...update.imports];
+  if (urls.length > 0) {
+    const namespaces: Record<string, unknown>[] = await Promise.all(urls.map((url) => import(url)));
     ids.forEach((id, i) => (registered[id] = namespaces[i]));
     if (!applyRefresh(namespaces)) return false;
   }
