@@ -152,6 +152,12 @@ export interface VendorFiles {
    * its `default` alone.
    */
   dynamicOnly?: boolean;
+  /**
+   * What esbuild answered earlier bundles of the graph for imports that
+   * leave the app, by kind, importer's folder and specifier: a rebuild asks
+   * it again for none of them (each question a round trip to its process).
+   */
+  resolved?: Map<string, import("esbuild").ResolveResult>;
 }
 
 const SOURCE_FILE = /\.[cm]?[jt]sx?$/;
@@ -515,7 +521,7 @@ async function bundleWithEsbuild(spec: BundleSpec, hooks: LoadHooks, externals: 
         build.onResolve({ filter: BARE_IMPORT }, fromVendor(spec.vendor, async (args) => {
           if (args.pluginData === resolving) return undefined;
           if (externals.runtimeModule(args.path)) return { path: args.path, external: true };
-          const resolved = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: resolving });
+          const resolved = await resolveRemembered(build, spec.vendor, args, resolving);
           if (resolved.errors.length > 0) {
             // Else esbuild reports it, or leaves it to a try around an optional require().
             const unresolved = externals.unresolved(args.path);
@@ -582,23 +588,40 @@ function ownPackageAsRunning(exports: Record<string, Record<string, string>>): i
   };
 }
 
+const LEAVING_FOLDER = /^(\.\/)*\.\.\/|^\//;
+
 /** contrail's own modules, imported by path (its repository's apps, references the bundle generates), come from the vendor folder too: they are no edit of the app. */
 function contrailFromVendor(vendor: VendorFiles): import("esbuild").Plugin {
   const resolving = Symbol("resolving");
   return {
     name: "contrail-vendor",
     setup: (build) =>
-      build.onResolve({ filter: /^[./]/ }, async (args) => {
+      // Imports that may leave the importer's folder: the graph's importers are the app's modules, and
+      // one's `./` import is another (a package's module bundled is one the folder lacks, bundled again with it).
+      build.onResolve({ filter: LEAVING_FOLDER }, async (args) => {
         if (args.pluginData === resolving || args.namespace !== "file" || args.kind === "entry-point") return undefined;
         // One of the app's modules importing another: no need to ask esbuild where it is.
         if (args.path.startsWith(".") && isAppModule(args.importer) && isAppModule(resolve(args.resolveDir, args.path))) return undefined;
-        const resolved = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: resolving });
+        const resolved = await resolveRemembered(build, vendor, args, resolving);
         if (resolved.errors.length > 0 || resolved.external || isAppModule(resolved.path) || !SOURCE_FILE.test(resolved.path)) return undefined;
         const file = vendor.fileOf(resolved.path);
         if (file === undefined) vendor.missing.add(resolved.path);
         return { path: file ?? resolved.path, external: true };
       }),
   };
+}
+
+
+type ResolveArgs = Parameters<OnResolve>[0];
+
+/** `build.resolve` of an import, answered from `vendor.resolved` when an earlier bundle of the graph asked the same. */
+async function resolveRemembered(build: import("esbuild").PluginBuild, vendor: VendorFiles | undefined, args: ResolveArgs, pluginData: unknown) {
+  const key = `${args.kind}\0${args.resolveDir}\0${args.path}`;
+  const known = vendor?.resolved?.get(key);
+  if (known !== undefined) return known;
+  const resolved = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData });
+  if (resolved.errors.length === 0) vendor?.resolved?.set(key, resolved);
+  return resolved;
 }
 
 /**

@@ -233,6 +233,8 @@ export class DevGraph {
    * bundling it twice.
    */
   imports: string[] = [];
+  /** Imports leaving the app, as esbuild resolved them for this process's bundles of the graph (./bundler.ts). */
+  private readonly resolved = new Map<string, import("esbuild").ResolveResult>();
 
   constructor(spec: VendorSpec) {
     this.vendor = new Vendor(spec);
@@ -268,7 +270,7 @@ export class DevGraph {
       const entries = this.modules.filter((path) => existsSync(path));
       let bundled: Bundled;
       try {
-        bundled = await bundle({ ...spec, entries, vendor: { fileOf: this.vendor.fileOf, missing } });
+        bundled = await bundle({ ...spec, entries, vendor: { fileOf: this.vendor.fileOf, missing, resolved: this.resolved } });
       } catch (error) {
         // A module the app no longer imports may be what fails: bundle from the entry alone, once.
         if (entries.length === 0 || fromEntryAlone) throw error;
