@@ -238,7 +238,7 @@ function loadHooks(spec: BundleSpec) {
     // Read once; the app's JavaScript may hold JSX, and its server modules learn where they are.
     async source(path: string): Promise<LoadResult> {
       inputs.push(path);
-      const original = await readFile(path, "utf8");
+      const original = readFileSync(path, "utf8");
       const app = isAppModule(path);
       const source = server && app ? withSourceLocation(original, path, spec.outdir) : original;
       const loaded = await spec.load?.(path, source);
