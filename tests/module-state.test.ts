@@ -8,10 +8,12 @@
 // the file's deletion, with its import, is an update too. In production
 // nothing watches: each module ran once. Started again in development, the
 // app finds its cached vendor folder, and again once a package it imported
-// is removed with its import.
-import { ok, strictEqual } from "node:assert/strict";
-import { cpSync, mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+// is removed with its import. A start that bundles into a cache folder holding
+// more than it keeps removes the entries used longest ago.
+import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { KEPT_CACHE_ENTRIES } from "../core/bundle/dev-graph.ts";
 import { eventually, run, test } from "./support/harness.ts";
 import { hostScriptCommand, startServerProcess } from "./support/server-process.ts";
 
@@ -46,6 +48,14 @@ test(`module state across edits${development ? "" : " (production: nothing watch
   writeFileSync(join(folder, "node_modules", "tiny-package", "index.mjs"), `export const tiny = "package v1";\n`);
   edit("label.ts", `import { connection } from "./db.ts";`, `import { connection } from "./db.ts";\nimport { tiny } from "tiny-package";`);
   edit("label.ts", "(db ${connection.opened})`", "(db ${connection.opened}) | ${tiny}`");
+  // The app's cache folder as a long-used one leaves it: more entries than it keeps, last used days ago, each a day apart.
+  const cache = join(folder, "node_modules", ".cache", "contrail");
+  const stale = Array.from({ length: KEPT_CACHE_ENTRIES + 6 }, (_, i) => join(cache, `server-stale-${String(i).padStart(3, "0")}`));
+  for (const [i, entry] of stale.entries()) {
+    mkdirSync(entry, { recursive: true });
+    const used = new Date(Date.now() - (stale.length + 1 - i) * 86_400_000);
+    utimesSync(entry, used, used);
+  }
   const server = await startServerProcess(hostScriptCommand(script, folder, runtime));
   try {
     const state = async (): Promise<State> => {
@@ -66,6 +76,13 @@ test(`module state across edits${development ? "" : " (production: nothing watch
     };
 
     const first = await shows("page v1 | label v1 (db 1) | package v1 | page ran 1", "the first page");
+    if (development) {
+      // The start bundled its vendor folders into the cache: the entries it made took the places of those used longest ago.
+      const kept = stale.filter((entry) => existsSync(entry));
+      ok(kept.length < KEPT_CACHE_ENTRIES && kept.length > 0, `the cache pruned: ${kept.length} of ${stale.length} stale entries kept`);
+      deepStrictEqual(kept, stale.slice(stale.length - kept.length), "the entries used longest ago went");
+      ok(readdirSync(cache).length >= KEPT_CACHE_ENTRIES, "no more went");
+    }
     if (!development) {
       strictEqual((await fetch(server.base + "/_contrail/hot?since=0")).status, 404);
       strictEqual(first.pageRuns, 1);

@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { readFile } from "node:fs/promises";
 import { contentHash } from "./asset-files.ts";
 import { bundle, VENDOR_GLOBAL, type BrowserVendorImports, type BundleSpec } from "./bundler.ts";
-import { bundlingStamp, cacheFolder, hashOf, runtime, stampOf, writeFileAtomically } from "./dev-graph.ts";
+import { bundlingStamp, cacheFolder, hashOf, pruneCache, runtime, stampOf, usedNow, writeFileAtomically } from "./dev-graph.ts";
 import { mode } from "./manifest.ts";
 
 /** What the file holds besides its code: its source files, the stylesheets and files they import. */
@@ -102,6 +102,7 @@ export class BrowserVendor {
     try {
       mkdirSync(this.cache, { recursive: true });
       writeFileAtomically(this.fileFor(keys), JSON.stringify(built));
+      pruneCache(this.cache);
     } catch {
       // As above.
     }
@@ -109,9 +110,12 @@ export class BrowserVendor {
   }
 }
 
+/** A cache file's contents, marked used. */
 function readJSON<T>(path: string): T | undefined {
   try {
-    return JSON.parse(readFileSync(path, "utf8"));
+    const value = JSON.parse(readFileSync(path, "utf8"));
+    usedNow(path);
+    return value;
   } catch {
     return undefined;
   }

@@ -11,7 +11,7 @@
 // again, and every other module (its state: a counter, a database
 // connection) stays the instance the process already holds.
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -174,6 +174,7 @@ class Vendor {
     const inputs = Object.fromEntries(bundled.inputs.map((path) => [path, stampOf(path)]));
     const meta: VendorMeta = { files, inputs, recorded: recorded!(), externals: bundled.externals, stylesheets: bundled.stylesheets, assets: bundled.assets };
     writeFileAtomically(join(folder, META_FILE), JSON.stringify(meta));
+    pruneCache(this.cache);
     return meta;
   }
 
@@ -218,7 +219,41 @@ function readMeta(folder: string): VendorMeta | undefined {
     return undefined;
   }
   const current = Object.entries(meta.inputs).every(([path, stamp]) => stampOf(path) === stamp);
-  return current ? meta : undefined;
+  if (!current) return undefined;
+  usedNow(folder);
+  return meta;
+}
+
+/** How many entries (vendor folders and files, what each app imported last) the cache folder keeps at least: those used last. */
+export const KEPT_CACHE_ENTRIES = 64;
+// Nor does it remove one used this recently: a process started from it may still import its files.
+const KEPT_CACHE_MS = 60 * 60 * 1000;
+
+/** Marks a cache entry used: pruning keeps those used last. */
+export function usedNow(path: string): void {
+  try {
+    const now = new Date();
+    utimesSync(path, now, now);
+  } catch {
+    // Pruned by another process meanwhile: it is bundled again when next wanted.
+  }
+}
+
+/**
+ * Removes the entries of the cache folder `cache` beyond the
+ * KEPT_CACHE_ENTRIES used last, but those used within the hour, once a new
+ * one is written: every package set an app has imported, every contrail
+ * version, every app the folder served would otherwise stay.
+ */
+export function pruneCache(cache: string): void {
+  try {
+    const entries = readdirSync(cache).map((name) => ({ path: join(cache, name), used: statSync(join(cache, name), { throwIfNoEntry: false })?.mtimeMs ?? 0 }));
+    entries.sort((a, b) => b.used - a.used);
+    const stale = Date.now() - KEPT_CACHE_MS;
+    for (const { path, used } of entries.slice(KEPT_CACHE_ENTRIES)) if (used < stale) rmSync(path, { recursive: true, force: true });
+  } catch {
+    // A cache that cannot be pruned costs disk space, nothing else.
+  }
 }
 
 /** One graph of the process, bundled again on each edit: its vendor folder and the app's modules it split last time. */
