@@ -9,7 +9,8 @@
 // nothing watches: each module ran once. Started again in development, the
 // app finds its cached vendor folder, and again once a package it imported
 // is removed with its import. A start that bundles into a cache folder holding
-// more than it keeps removes the entries used longest ago.
+// more than it keeps removes the entries used longest ago; processes started
+// at once on an empty cache all start.
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -135,6 +136,17 @@ test(`module state across edits${development ? "" : " (production: nothing watch
       ok(html.includes("label v6 (db 1)") && !html.includes("package v1"), `the third start, without the package: ${html.slice(0, 300)}`);
     } finally {
       third.stop();
+    }
+    // Several processes started at once on an empty cache (a cluster, two servers of one app) bundle the same vendor folders: each starts.
+    const env = { CONTRAIL_CACHE_DIR: join(folder, "fresh-cache") };
+    const starts = await Promise.allSettled(Array.from({ length: 4 }, () => startServerProcess(hostScriptCommand(script, folder, runtime), undefined, { env })));
+    try {
+      for (const start of starts) {
+        ok(start.status === "fulfilled", `each process started: ${start.status === "rejected" ? start.reason : ""}`);
+        strictEqual((await fetch(start.value.base + "/")).status, 200);
+      }
+    } finally {
+      for (const start of starts) if (start.status === "fulfilled") start.value.stop();
     }
   } finally {
     rmSync(folder, { recursive: true, force: true });

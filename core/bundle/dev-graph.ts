@@ -146,8 +146,15 @@ class Vendor {
         if (dynamic.size === 0) break;
       }
       mkdirSync(dirname(folder), { recursive: true });
-      // One without its meta is a start cut short.
-      rmSync(folder, { recursive: true, force: true });
+      // Another process starting at once may have completed it meanwhile.
+      const stored = storedMeta(folder);
+      if (stored?.current) {
+        usedNow(folder);
+        return stored.meta;
+      }
+      // One of packages since changed is replaced. One without its meta holds these same files: another process
+      // is completing it (writing its facades), or a start was cut short doing so; it is completed here too.
+      if (stored !== undefined) rmSync(folder, { recursive: true, force: true });
       try {
         renameSync(scratch, folder);
       } catch (error) {
@@ -210,18 +217,23 @@ export function writeFileAtomically(path: string, text: string): void {
   renameSync(scratch, path);
 }
 
-/** The folder's meta, if it is complete and its packages' files are as they were when it was bundled. */
-function readMeta(folder: string): VendorMeta | undefined {
+/** The folder's meta, if it is complete, and whether its packages' files are as they were when it was bundled. */
+function storedMeta(folder: string): { meta: VendorMeta; current: boolean } | undefined {
   let meta: VendorMeta;
   try {
     meta = JSON.parse(readFileSync(join(folder, META_FILE), "utf8"));
   } catch {
     return undefined;
   }
-  const current = Object.entries(meta.inputs).every(([path, stamp]) => stampOf(path) === stamp);
-  if (!current) return undefined;
+  return { meta, current: Object.entries(meta.inputs).every(([path, stamp]) => stampOf(path) === stamp) };
+}
+
+/** The folder's meta, if it is complete and current, the folder marked used. */
+function readMeta(folder: string): VendorMeta | undefined {
+  const stored = storedMeta(folder);
+  if (!stored?.current) return undefined;
   usedNow(folder);
-  return meta;
+  return stored.meta;
 }
 
 /** How many entries (vendor folders and files, what each app imported last) the cache folder keeps at least: those used last. */
