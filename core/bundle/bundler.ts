@@ -588,17 +588,13 @@ function ownPackageAsRunning(exports: Record<string, Record<string, string>>): i
   };
 }
 
-const LEAVING_FOLDER = /^(\.\/)*\.\.\/|^\//;
-
 /** contrail's own modules, imported by path (its repository's apps, references the bundle generates), come from the vendor folder too: they are no edit of the app. */
 function contrailFromVendor(vendor: VendorFiles): import("esbuild").Plugin {
   const resolving = Symbol("resolving");
   return {
     name: "contrail-vendor",
     setup: (build) =>
-      // Imports that may leave the importer's folder: the graph's importers are the app's modules, and
-      // one's `./` import is another (a package's module bundled is one the folder lacks, bundled again with it).
-      build.onResolve({ filter: LEAVING_FOLDER }, async (args) => {
+      build.onResolve({ filter: /^[./]/ }, async (args) => {
         if (args.pluginData === resolving || args.namespace !== "file" || args.kind === "entry-point") return undefined;
         // One of the app's modules importing another: no need to ask esbuild where it is.
         if (args.path.startsWith(".") && isAppModule(args.importer) && isAppModule(resolve(args.resolveDir, args.path))) return undefined;
@@ -620,7 +616,8 @@ async function resolveRemembered(build: import("esbuild").PluginBuild, vendor: V
   const known = vendor?.resolved?.get(key);
   if (known !== undefined) return known;
   const resolved = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData });
-  if (resolved.errors.length === 0) vendor?.resolved?.set(key, resolved);
+  // The app's own files may move (an edit renames one); what lies outside it stays where it is for the process.
+  if (resolved.errors.length === 0 && !isAppModule(resolved.path)) vendor?.resolved?.set(key, resolved);
   return resolved;
 }
 

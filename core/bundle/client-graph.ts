@@ -5,6 +5,7 @@
 // once for the browser, where React's client finds each module by its id
 // through `__webpack_require__`. In both, a "use server" module the client
 // modules import is replaced by server references to its exports.
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { extname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -164,7 +165,7 @@ export async function bundleBrowser(graph: ServerGraph, browserEntry: string, ou
     };
     // The app's client modules, each a file of its own to import again once edited, and the app's modules
     // the bundle before reached, each a file a module edited alone imports (./hot-module.ts); packages' are the vendor file's.
-    const entries = hotPage && [...new Set([...Object.values(graph.clientModules), ...reached])].filter((path) => isAppModuleIn(graph.root, path)).sort();
+    const entries = hotPage && [...new Set([...Object.values(graph.clientModules), ...reached])].filter((path) => isAppModuleIn(graph.root, path) && existsSync(path)).sort();
     const browserVendor = hotPage && hot.vendor.imports(hotPage.bundled);
     const bundled = await bundle({ entry, entries, generated, outdir, root: graph.root, name: "browser", platform: "browser", load, browserVendor });
     return { bundled, missing: browserVendor?.missing };

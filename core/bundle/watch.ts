@@ -172,8 +172,9 @@ export async function developApp<Exports>(entry: string, root: string, browserEn
     }
     unbuilt = [];
     const update = updateBetween(current.app, next.app, edited, root);
-    // What the pages were shown first is not news: the edited modules alone render as the bundle's would.
-    for (const id of Object.keys(update.modules)) if (alone || update.modules[id] === first?.modules[id]) delete update.modules[id];
+    // What the pages were shown first is not news. After modules shown alone, the bundle's files still are: an edit
+    // can move unedited modules into other chunks, and the pages must import the files the next edit's imports name.
+    for (const id of Object.keys(update.modules)) if (update.modules[id] === first?.modules[id]) delete update.modules[id];
     current = next;
     broken = false;
     watcher.follow(next.app.inputs);

@@ -86,7 +86,8 @@ async function follow(): Promise<void> {
       continue;
     }
     if (news.reload) return location.reload();
-    for (const update of news.updates) if (!(await apply(update))) return location.reload();
+    // An update that fails to apply (a module that does not link, a file gone) reloads rather than leave the page behind.
+    for (const update of news.updates) if (!(await apply(update).catch(() => false))) return location.reload();
     showBuildError(news.error);
     since = news.version;
   }
