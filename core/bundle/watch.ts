@@ -98,15 +98,16 @@ export async function developApp<Exports>(entry: string, root: string, browserEn
     const hot = app.hot!;
     if (!browserOnly(app, edited)) return false;
     try {
-      const modules = await standAloneModules(hot.graph, hot.browser, edited, hotOptions(channel.version + 1, app.hot!.bundle.reached));
+      const modules = await standAloneModules(hot.graph, hot.browser, edited, hotOptions(channel.version + 1));
       if (modules === undefined) return false;
       const ids = new Map(Object.entries(hot.graph.clientModules).map(([id, path]) => [path, id]));
       const update: Omit<HotUpdate, "version"> = { reload: false, modules: {}, imports: [], stylesheets: [], server: false };
       modules.forEach(({ file, js }, i) => {
         const url = HOT_FILES + file;
-        standAlone.set(url, scriptAsset(js));
+        const asset = scriptAsset(js);
+        standAlone.set(url, asset);
         if (standAlone.size > KEPT_STAND_ALONE) standAlone.delete(standAlone.keys().next().value!);
-        app.files[url] = standAlone.get(url)!;
+        app.files[url] = asset;
         const id = ids.get(edited[i]);
         if (id === undefined) update.imports.push(url);
         else update.modules[id] = url;
