@@ -172,6 +172,15 @@ export function loaderFor(path: string): Loader {
   return extension === "ts" || extension === "tsx" ? extension : "jsx";
 }
 
+/** An import of a split bundle's source file, as the bundle resolved it. */
+export interface SplitImport {
+  /** As the module writes it. */
+  specifier: string;
+  /** The source file it names (absolute), or, external, what the bundle imports instead. */
+  path: string;
+  external: boolean;
+}
+
 /** Why a package stays outside a server bundle. */
 export type ExternalReason = "shared with the host" | "native addon" | "external";
 
@@ -179,7 +188,7 @@ export interface Bundled {
   /** The file written (`entry`'s). */
   outfile: string;
   /** With `entries`: each entry point's file, and every file written, with the source files it holds. */
-  split?: { entryFiles: Record<string, string>; files: Record<string, string[]> };
+  split?: { entryFiles: Record<string, string>; files: Record<string, string[]>; imports: Record<string, SplitImport[]> };
   /** The packages it imports rather than holds, by name. */
   externals: Record<string, ExternalReason>;
   /** The source files it was built from. */
@@ -235,6 +244,8 @@ function loadHooks(spec: BundleSpec) {
     inputs,
     assets,
     sourceMaps,
+    /** What a split bundle's external imports were written as, by importer and path (esbuild's metafile gives the path alone). */
+    externalSpecifiers: new Map<string, string>(),
     // Read once; the app's JavaScript may hold JSX, and its server modules learn where they are.
     async source(path: string): Promise<LoadResult> {
       inputs.push(path);
@@ -285,7 +296,7 @@ function loadPlugin(spec: BundleSpec, hooks: LoadHooks) {
 }
 
 interface Metafile {
-  inputs: Record<string, { imports: { path: string; external?: boolean }[] }>;
+  inputs: Record<string, { imports: { path: string; external?: boolean; original?: string }[] }>;
   outputs: Record<string, { entryPoint?: string; inputs?: Record<string, unknown> }>;
 }
 
@@ -306,7 +317,7 @@ function stylesheetsOf(metafile: Metafile, base: string, entry: string): string[
 }
 
 /** The files a split bundle wrote (absolute paths): by entry point, and with their inputs. Output paths are from `outputBase`, inputs from `inputBase`. */
-function splitOutputs(metafile: Metafile, outputBase: string, inputBase: string): NonNullable<Bundled["split"]> {
+function splitOutputs(metafile: Metafile, outputBase: string, inputBase: string, externalSpecifiers: Map<string, string>): NonNullable<Bundled["split"]> {
   // A generated module is named by its name, with or without its namespace.
   const pathOf = (input: string) => (input.includes(":") ? input.replace(GENERATED + ":", "") : resolve(inputBase, input));
   const entryFiles: Record<string, string> = {};
@@ -316,7 +327,16 @@ function splitOutputs(metafile: Metafile, outputBase: string, inputBase: string)
     files[file] = Object.keys(inputs ?? {}).map(pathOf);
     if (entryPoint !== undefined) entryFiles[pathOf(entryPoint)] = file;
   }
-  return { entryFiles, files };
+  const imports: Record<string, SplitImport[]> = {};
+  for (const [input, { imports: records }] of Object.entries(metafile.inputs)) {
+    const importer = pathOf(input);
+    imports[importer] = records.map(({ path, external = false, original }) => ({
+      specifier: original ?? externalSpecifiers.get(`${importer}\0${path}`) ?? path,
+      path: external ? path : pathOf(path),
+      external,
+    }));
+  }
+  return { entryFiles, files, imports };
 }
 
 /** Bundles `spec.entry`. */
@@ -332,7 +352,7 @@ export async function bundle(spec: BundleSpec): Promise<Bundled> {
   const entry = spec.entry.startsWith("contrail:") ? `${GENERATED}:${spec.entry}` : relative(base, spec.entry);
   const stylesheets = stylesheetsOf(metafile, base, entry);
   // Bun names its outputs from the output folder, esbuild from the app's.
-  const split = spec.entries ? splitOutputs(metafile, Bun ? spec.outdir : spec.root, base) : undefined;
+  const split = spec.entries ? splitOutputs(metafile, Bun ? spec.outdir : spec.root, base, hooks.externalSpecifiers) : undefined;
   const reached = spec.vendor ? reachedFrom(metafile, base, entry) : undefined;
   return { outfile: split?.entryFiles[spec.entry] ?? outfile, split, externals: externals.found, inputs: hooks.inputs, stylesheets, assets: hooks.assets, reached };
 }
@@ -347,7 +367,8 @@ function reachedFrom(metafile: Metafile, base: string, entry: string): string[] 
   };
   visit(entry);
   seen.delete(entry);
-  return [...seen].filter((input) => !input.includes(":") && SOURCE_FILE.test(input)).map((input) => resolve(base, input)).sort();
+  // Stylesheets and assets too: a module compiled alone imports their stand-ins' files (./server-module.ts).
+  return [...seen].filter((input) => !input.includes(":")).map((input) => resolve(base, input)).sort();
 }
 
 /** The package a bare import names: "name" or "@scope/name". */
@@ -554,7 +575,7 @@ async function bundleWithEsbuild(spec: BundleSpec, hooks: LoadHooks, externals: 
     banner: server ? { js: `${(globalThis as any).Bun ? "// @bun\n" : ""}import { createRequire as __contrailRequire } from 'node:module'; const require = __contrailRequire(import.meta.url);` } : undefined,
     logLevel: "silent",
     metafile: true,
-    plugins,
+    plugins: spec.entries ? plugins.map((plugin) => recordingExternals(plugin, hooks.externalSpecifiers)) : plugins,
   });
   return { outfile, metafile: result.metafile! };
 }
@@ -586,6 +607,17 @@ function ownPackageAsRunning(exports: Record<string, Record<string, string>>): i
         return source === undefined ? undefined : { path: join(OWN_PACKAGE, source) };
       }),
   };
+}
+
+/** `plugin`, with what each import it makes external was written as kept in `specifiers` (by importer and path). */
+function recordingExternals(plugin: import("esbuild").Plugin, specifiers: Map<string, string>): import("esbuild").Plugin {
+  const recording = (onResolve: import("esbuild").PluginBuild["onResolve"]): import("esbuild").PluginBuild["onResolve"] => (options, callback) =>
+    onResolve(options, async (args) => {
+      const result = await callback(args);
+      if (result?.external && result.path !== undefined) specifiers.set(`${args.importer}\0${result.path}`, args.path);
+      return result;
+    });
+  return { ...plugin, setup: (build) => plugin.setup({ ...build, onResolve: recording(build.onResolve) }) };
 }
 
 /** contrail's own modules, imported by path (its repository's apps, references the bundle generates), come from the vendor folder too: they are no edit of the app. */

@@ -6,12 +6,13 @@
 // keep their code and register their exports as server functions, and inline
 // "use server" functions are hoisted and registered (./inline-server-functions.ts). The
 // process itself loads the client graph (./client-graph.ts).
+import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { extname, isAbsolute, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { ClientManifest } from "../flight/types.ts";
 import type { AssetFile } from "./asset-files.ts";
-import { bundle, exportNamesOf, loaderFor, rememberedBySource, type BundleSpec, type ExternalReason } from "./bundler.ts";
+import { bundle, exportNamesOf, loaderFor, rememberedBySource, type Bundled, type BundleSpec, type ExternalReason } from "./bundler.ts";
 import { DevGraph } from "./dev-graph.ts";
 import { hoistInlineServerFunctions } from "./inline-server-functions.ts";
 import { inlineSourceMapComment } from "./source-map.ts";
@@ -39,6 +40,16 @@ export interface ServerGraph {
   assets: AssetFile[];
   /** The export names of the app's client modules (file → names), which their references hold. */
   clientExports: Record<string, string[]>;
+  /** Development: how the bundle was split (./server-module.ts compiles an edited module to stand in it). */
+  split?: SplitServerBundle;
+}
+
+/** A split server bundle, its folder removed once imported (./watch.ts). */
+export interface SplitServerBundle extends NonNullable<Bundled["split"]> {
+  /** The files' code, by path: those a module compiled alone imports are written again. */
+  code: Record<string, string>;
+  /** The entry's load hook, for a module compiled alone. */
+  load: NonNullable<BundleSpec["load"]>;
 }
 
 export interface BundleOptions {
@@ -130,7 +141,7 @@ export async function bundleServerGraph(options: BundleOptions): Promise<ServerG
   const extraImports = (options.serverModules ?? []).map((path) => `\nimport ${JSON.stringify(path)};`).join("");
   const load = serverGraphLoad(root, entry, extraImports, found);
   const spec: BundleSpec = { entry, outdir: options.outdir, root, name: "server", platform: "server", conditions: SERVER_CONDITIONS, external: options.external, load };
-  const { outfile, externals, inputs, stylesheets, assets } = await (options.dev ? options.dev.bundle(spec) : bundle(spec));
+  const { outfile, externals, inputs, stylesheets, assets, split } = await (options.dev ? options.dev.bundle(spec) : bundle(spec));
   // A split development bundle may take passes (./dev-graph.ts): what the last one holds counts.
   const built = new Set(inputs);
   const holds = (record: Record<string, string>) => Object.fromEntries(Object.entries(record).filter(([, path]) => built.has(path)));
@@ -140,7 +151,20 @@ export async function bundleServerGraph(options: BundleOptions): Promise<ServerG
   const clientManifest = Object.fromEntries(Object.entries({ ...vendor?.clientManifest, ...found.clientManifest }).filter(([id]) => Object.hasOwn(clientModules, id)));
   const serverModules = { ...vendor?.serverModules, ...holds(found.serverModules) };
   const url = pathToFileURL(isAbsolute(outfile) ? outfile : join(root, outfile)).href;
-  return { url, root, clientManifest, clientModules, serverModules, externals, inputs, stylesheets, assets, clientExports: holdsFiles(found.clientExports!, built) };
+  const code = split && Object.fromEntries(Object.keys(split.files).map((file) => [file, readFileSync(file, "utf8")]));
+  return {
+    url,
+    root,
+    clientManifest,
+    clientModules,
+    serverModules,
+    externals,
+    inputs,
+    stylesheets,
+    assets,
+    clientExports: holdsFiles(found.clientExports!, built),
+    split: split && { ...split, code: code!, load: serverGraphLoad(root, entry, extraImports, { clientManifest: {}, clientModules: {}, serverModules: {} }) },
+  };
 }
 
 const holdsFiles = <T>(record: Record<string, T>, built: Set<string>) => Object.fromEntries(Object.entries(record).filter(([path]) => built.has(path)));

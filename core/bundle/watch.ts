@@ -8,7 +8,7 @@
 // Flight again. A build error leaves the app as it was and shows in the
 // terminal and in the pages until it is fixed.
 import { rmSync, watch, type FSWatcher } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join, relative, resolve } from "node:path";
 import type { AppOptions } from "./app.ts";
 import type { Asset } from "../serve/app-context.ts";
 import { bundleApp, bundleBrowserFirst, devGraphs, restyledFiles, scriptAsset, type Rebuild } from "./build.ts";
@@ -18,6 +18,7 @@ import { BrowserVendor } from "./browser-vendor.ts";
 import { HOT_FILES, REFRESH_RUNTIME, type HotBrowserOptions } from "./hot-bundle.ts";
 import { HotChannel, type HotUpdate } from "./hot-channel.ts";
 import type { BundledApp } from "./manifest.ts";
+import { standAloneServerEntry } from "./server-module.ts";
 import { isAppModuleIn } from "./source-location.ts";
 import { CSS_FILE, CSS_MODULE } from "./styles.ts";
 
@@ -120,6 +121,30 @@ export async function developApp<Exports>(entry: string, root: string, browserEn
     }
   };
   /**
+   * An edit to modules the server graph alone runs, shown with them and
+   * their importers compiled to stand alone (./server-module.ts), before
+   * anything is bundled: whether it was. The generation it makes answers
+   * until the bundle's.
+   */
+  const showServerAlone = async (app: BundledApp, edited: string[]) => {
+    const hot = app.hot!;
+    const serverInputs = new Set(hot.serverInputs);
+    if (!edited.every((path) => serverInputs.has(path) && !CSS_FILE.test(path) && !hot.bundle.inputs.includes(path) && !hot.ssr.inputs.includes(path))) return false;
+    try {
+      const file = await standAloneServerEntry(hot.graph, resolve(entry), edited);
+      if (file === undefined) return false;
+      const shown = { ...app, manifest: { ...app.manifest, server: relative(outdir, file) } };
+      current = { app: shown, exports: await start(shown, outdir, channel.answer) };
+      channel.publish({ reload: false, modules: {}, imports: [], stylesheets: [], server: true });
+      return true;
+    } catch {
+      // The build reports it.
+      return false;
+    } finally {
+      rmSync(outdir, { recursive: true, force: true });
+    }
+  };
+  /**
    * The browser bundle of an edit to the browser's code alone, published to
    * the pages before the server graph and the client modules for SSR are
    * bundled: the edit shows sooner, and the build after it keeps this
@@ -162,7 +187,7 @@ export async function developApp<Exports>(entry: string, root: string, browserEn
     const edited = [...new Set([...unbuilt, ...changed])];
     // Shown first: an edit of the browser's code alone (client components and what only they import),
     // each edited component module alone if it can be, else with the browser bundle.
-    const alone = !broken && (await showAlone(current.app, edited));
+    const alone = !broken && ((await showAlone(current.app, edited)) || (await showServerAlone(current.app, edited)));
     const first = broken || alone ? undefined : await showBrowserFirst(current.app, edited);
     if (alone || first) log(false);
     try {
@@ -176,6 +201,8 @@ export async function developApp<Exports>(entry: string, root: string, browserEn
     // What the pages were shown first is not news. After modules shown alone, the bundle's files still are: an edit
     // can move unedited modules into other chunks, and the pages must import the files the next edit's imports name.
     for (const id of Object.keys(update.modules)) if (update.modules[id] === first?.modules[id]) delete update.modules[id];
+    // Server modules shown alone ran the same code.
+    if (alone) update.server = false;
     current = next;
     broken = false;
     watcher.follow(next.app.inputs);
