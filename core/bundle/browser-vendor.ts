@@ -20,6 +20,8 @@ import { mode } from "./manifest.ts";
 
 /** What the file holds besides its code: its source files, the stylesheets and files they import. */
 type VendorBundled = { inputs: string[]; stylesheets: string[]; assets: import("./asset-files.ts").AssetFile[] };
+/** What the cache keeps of an app's last start. */
+type Remembered = { keys: string[]; reached: string[] };
 /** The file as the cache keeps it. */
 type Built = { name: string; js: string; bundled: VendorBundled; stamps: [string, string][] };
 
@@ -37,14 +39,38 @@ export class BrowserVendor {
     this.root = root;
     this.cache = cacheFolder(root);
     // The modules the app imported last time, if their file is still as it was.
-    const remembered = readJSON<string[]>(this.indexFile) ?? [];
-    this.built = readJSON<Built>(this.fileFor(remembered));
-    if (this.built && this.current([])) this.keys = remembered;
+    const remembered = readJSON<Remembered>(this.indexFile) ?? { keys: [], reached: [] };
+    this.built = readJSON<Built>(this.fileFor(remembered.keys));
+    if (this.built && this.current([])) this.keys = remembered.keys;
     else this.built = undefined;
+    this.reached = remembered.reached;
   }
 
+  /**
+   * The app's modules its client modules imported last time (what the
+   * bundle's entries must include for a module edited alone to import them,
+   * ./hot-module.ts): a start bundles them as entries at once.
+   */
+  reached: string[];
+
   private get indexFile(): string {
-    return join(this.cache, `browser-${hashOf(this.root, mode(), runtime())}.json`);
+    return join(this.cache, `browser-index-${hashOf(this.root, mode(), runtime())}.json`);
+  }
+
+  /** `reached` from now on, and for the next start. */
+  rememberReached(reached: string[]): void {
+    if (JSON.stringify(reached) === JSON.stringify(this.reached)) return;
+    this.reached = reached;
+    this.writeIndex();
+  }
+
+  private writeIndex(): void {
+    try {
+      mkdirSync(this.cache, { recursive: true });
+      writeFileAtomically(this.indexFile, JSON.stringify({ keys: this.keys, reached: this.reached } satisfies Remembered));
+    } catch {
+      // A cache that cannot be written costs the next start its time, nothing else.
+    }
   }
 
   private fileFor(keys: string[]): string {
@@ -81,12 +107,7 @@ export class BrowserVendor {
     this.keys = keys;
     this.built = cached;
     if (!this.current([])) this.built = await this.bundle(keys, spec);
-    try {
-      mkdirSync(this.cache, { recursive: true });
-      writeFileAtomically(this.indexFile, JSON.stringify(keys));
-    } catch {
-      // A cache that cannot be written costs the next start its time, nothing else.
-    }
+    this.writeIndex();
   }
 
   private async bundle(keys: string[], spec: Pick<BundleSpec, "outdir" | "load">): Promise<Built> {

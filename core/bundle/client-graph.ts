@@ -149,7 +149,7 @@ export async function bundleBrowser(graph: ServerGraph, browserEntry: string, ou
   const entryImports = [WEBPACK_RUNTIME, "contrail:modules", browserEntry];
   const references = serverReferences(graph.root, BROWSER_REFERENCES);
   const load = hot ? withRefreshRegistration(graph.root, references.load, hot.revisions) : references.load;
-  const bundleOnce = async (reached = hot?.reached ?? []) => {
+  const bundleOnce = async (reached = hot?.reached ?? hot?.vendor.reached ?? []) => {
     const hotPage = hot && hotEntry(hot, entryImports);
     const generated: Record<string, string> = {
       ...hotPage?.generated,
@@ -179,9 +179,11 @@ export async function bundleBrowser(graph: ServerGraph, browserEntry: string, ou
   const { outfile, inputs, stylesheets, assets, split } = bundled;
   if (!split) return { js: await readFile(outfile, "utf8"), inputs, stylesheets, assets };
   const vendor = hot!.vendor.file!.bundled;
+  const reached = reachedByClientModules(split, entry);
+  hot!.vendor.rememberReached(reached);
   return {
     split: await splitBundleFiles(graph, entry, split, outdir, hot!.vendor),
-    reached: reachedByClientModules(split, entry),
+    reached,
     inputs: [...vendor.inputs, ...inputs],
     stylesheets: [...new Set([...vendor.stylesheets, ...stylesheets])],
     assets: [...vendor.assets, ...assets],

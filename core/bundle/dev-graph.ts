@@ -114,6 +114,11 @@ class Vendor {
     return this.meta?.assets ?? [];
   }
 
+  /** Marks the folder used: a process running past the hour still imports from it (another's pruning keeps it). */
+  used(): void {
+    if (this.folder !== "") usedNow(this.folder);
+  }
+
   /** The folder for `paths` (those the folder holds, and more): from the cache if it is there and its packages are as they were, else bundled now. */
   async include(paths: Iterable<string>): Promise<void> {
     const wanted = [...new Set([...this.paths, ...paths])].sort();
@@ -336,6 +341,7 @@ export class DevGraph {
       }
       this.vendor.remember(reached, this.imports);
       const vendor = this.vendor;
+      vendor.used();
       return {
         ...bundled,
         externals: { ...vendor.externals, ...bundled.externals },

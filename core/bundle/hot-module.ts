@@ -96,6 +96,8 @@ export async function standAloneModule(
   const names = exportedNames(program);
   if (names === undefined || names.length === 0 || !names.every((name) => name === "default" || COMPONENT_NAME.test(name))) return undefined;
   const edits: { start: number; end: number; text: string }[] = [];
+  // Read before any of the module's code runs, as its imports would be (on its first line, which keeps the others').
+  const vendorReads: string[] = [];
   for (const statement of program.body) {
     if (statement.type !== "ImportDeclaration") continue;
     const specifier: string = statement.source.value;
@@ -105,7 +107,8 @@ export async function standAloneModule(
     if (key !== undefined) {
       // A package (or a module outside the app) the vendor file holds: already evaluated; its side effects ran.
       if (!vendorHas(key)) return undefined;
-      text = fromVendor(statement, key);
+      vendorReads.push(fromVendor(statement, key));
+      text = "";
     } else {
       const file = split.entries[resolved!];
       if (file === undefined) return undefined;
@@ -117,5 +120,6 @@ export async function standAloneModule(
   }
   let js = code;
   for (const { start, end, text } of edits.reverse()) js = js.slice(0, start) + text + js.slice(end);
+  js = vendorReads.join(" ") + js;
   return { file: `hot/${contentHash(js)}.js`, js };
 }

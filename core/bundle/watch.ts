@@ -31,7 +31,7 @@ interface Generation {
 }
 
 // Editors save in bursts (write, rename, touch): one rebuild after the last.
-const SETTLE_MS = 10;
+const SETTLE_MS = 3;
 // The modules edited alone a page may still import (from an update it has yet to apply): as many as the updates kept.
 const KEPT_STAND_ALONE = 100;
 const WATCHED = /\.(?:[cm]?[jt]sx?|css|json)$/;
