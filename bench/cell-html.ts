@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { measure } from "mitata";
+import { measureWithCpu } from "./cpu-time.ts";
 import { drainSampling, peakHeapMB } from "./heap.ts";
 import { renderFizz } from "../core/html/fizz.ts";
 import { createFromReadableStream } from "react-server-dom-webpack/client.edge";
@@ -43,16 +43,16 @@ async function plainStream(id: string): Promise<ReadableStream<Uint8Array>> {
 }
 
 const production = process.env.NODE_ENV === "production";
-const options = { min_cpu_time: 400e6, min_samples: 8 } as any;
+const options = { min_cpu_time: 400e6, min_samples: 8 };
 const results = [];
 for (const id of process.argv[2].split(",")) {
   const impls = [["stock", stockPipelineStream], ["contrail", fusedStream]] as [string, (id: string) => Promise<ReadableStream<Uint8Array>>][];
   if (plainTrees[id]) impls.push(["plain", plainStream]);
   for (const [impl, open] of impls) {
     const bytes = await drain(await open(id));
-    const stats = await measure(async () => drain(await open(id)), options);
+    const { ms, cpuMs } = await measureWithCpu(async () => drain(await open(id)), options);
     const peak = production ? await peakHeapMB(async (sample) => drainSampling(await open(id), sample)) : undefined;
-    results.push({ scenario: id, stage: production ? "html response" : "html-dev", impl, ms: stats.p50 / 1e6, bytes, peakHeapMB: peak });
+    results.push({ scenario: id, stage: production ? "html response" : "html-dev", impl, ms, cpuMs, bytes, peakHeapMB: peak });
   }
 }
 rmSync(outdir, { recursive: true, force: true });

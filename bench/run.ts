@@ -93,6 +93,8 @@ export interface Measurement {
   stage: string;
   impl: string;
   ms: number;
+  /** CPU time per render (the Flight and HTML cells). */
+  cpuMs?: number;
   bytes?: number;
   rows?: number;
   peakHeapMB?: number;
@@ -239,6 +241,7 @@ interface Cell {
   ms: number;
   min: number;
   max: number;
+  cpuMs?: number;
   bytes?: number;
   rows?: number;
   peakHeapMB?: number;
@@ -250,14 +253,21 @@ for (const m of measurements) {
 }
 const cells: Cell[] = [...groups.values()].map((group) => {
   const times = group.map((m) => m.ms);
-  const peaks = group.flatMap((m) => (m.peakHeapMB === undefined ? [] : [m.peakHeapMB]));
-  return { ...group[0], ms: median(times), min: Math.min(...times), max: Math.max(...times), peakHeapMB: peaks.length ? median(peaks) : undefined };
+  const defined = (values: (number | undefined)[]) => (values.every((value) => value !== undefined) ? median(values as number[]) : undefined);
+  return {
+    ...group[0],
+    ms: median(times),
+    min: Math.min(...times),
+    max: Math.max(...times),
+    cpuMs: defined(group.map((m) => m.cpuMs)),
+    peakHeapMB: defined(group.map((m) => m.peakHeapMB)),
+  };
 });
 // The whole RSC-to-HTML pipeline a server pays (Flight, then decode and HTML),
 // derived from the two stages measured apart (their module graphs differ).
 for (const flight of cells.filter((c) => c.stage === "flight")) {
   const html = cells.find((c) => c.runtime === flight.runtime && c.scenario === flight.scenario && c.stage === "decode+html" && c.impl === flight.impl);
-  if (html) cells.push({ ...flight, stage: "pipeline", ms: flight.ms + html.ms, min: flight.min + html.min, max: flight.max + html.max });
+  if (html) cells.push({ ...flight, stage: "pipeline", ms: flight.ms + html.ms, min: flight.min + html.min, max: flight.max + html.max, cpuMs: undefined, peakHeapMB: undefined });
 }
 const cell = (runtime: string, scenario: string, stage: string, impl: string) =>
   cells.find((c) => c.runtime === runtime && c.scenario === scenario && c.stage === stage && c.impl === impl);
@@ -277,6 +287,41 @@ for (const runtime of Object.keys(RUNTIMES)) {
 }
 
 const fmt = (n: number) => (n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2));
+
+/**
+ * React's own benchmark page (facebook/react fixtures/flight-ssr-bench,
+ * scenarios F and F-async): CPU time per render, the figure the issue sets
+ * its goals in, with wall time beside it.
+ */
+function reactBenchmarkPageSection(): string[] {
+  const variants = SCENARIOS.filter((id) => id === "F" || id === "F-async");
+  if (variants.length === 0) return [];
+  const section = [
+    `## React's benchmark page: CPU per render (production)`,
+    ``,
+    `facebook/react's fixtures/flight-ssr-bench page (a store dashboard, 200 product rows; F-async: its ~250 Suspense boundaries), as scenarios F and F-async. ` +
+      `CPU ms per render: the process's CPU time (every thread's) over the calls measured, median across processes; wall ms: median call. ` +
+      `Flight: render to bytes, drained. HTML: the full response; stock pipeline = React's Flight, decoded by its client, rendered by react-dom/server, payload inlined; plain = react-dom/server of the same tree, no Flight.`,
+    ``,
+    `| runtime | page | Flight stock | Flight contrail | Flight ×stock | HTML stock pipeline | HTML contrail | HTML plain | HTML ×stock | contrail ÷ plain | wall: Flight ×stock · HTML ×stock · ÷ plain |`,
+    `|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|`,
+  ];
+  for (const runtime of Object.keys(RUNTIMES)) {
+    for (const scenario of variants) {
+      const [flightStock, flightOurs] = ["stock", "contrail"].map((impl) => cell(runtime, scenario, "flight", impl));
+      const [htmlStock, htmlOurs, plain] = ["stock", "contrail", "plain"].map((impl) => cell(runtime, scenario, "html response", impl));
+      const cpu = (c?: Cell) => (c?.cpuMs === undefined ? "–" : fmt(c.cpuMs));
+      const ratio = (a?: number, b?: number) => (a === undefined || b === undefined ? "–" : (a / b).toFixed(2) + "x");
+      const wall = [ratio(flightStock?.ms, flightOurs?.ms), ratio(htmlStock?.ms, htmlOurs?.ms), ratio(htmlOurs?.ms, plain?.ms)].join(" · ");
+      section.push(
+        `| ${runtime} | ${scenario} | ${cpu(flightStock)} | ${cpu(flightOurs)} | ${ratio(flightStock?.cpuMs, flightOurs?.cpuMs)} | ${cpu(htmlStock)} | ${cpu(htmlOurs)} | ${cpu(plain)} | ` +
+          `${ratio(htmlStock?.cpuMs, htmlOurs?.cpuMs)} | ${ratio(htmlOurs?.cpuMs, plain?.cpuMs)} | ${wall} |`,
+      );
+    }
+  }
+  return [...section, ``];
+}
+
 const lines: string[] = [
   `# Benchmark results`,
   ``,
@@ -312,6 +357,8 @@ for (const scenario of SCENARIOS) {
   });
   lines.push(``, `Payload: ${sizes.join(" · ")}`, ``);
 }
+
+lines.push(...reactBenchmarkPageSection());
 
 lines.push(`## Full HTML response (HTML + inlined payload)`, ``);
 lines.push(

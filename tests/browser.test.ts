@@ -64,6 +64,15 @@ test("scenario A and the benchmark page render", async () => {
   strictEqual(await page.locator("main section").count(), 20);
   await page.goto(server.base + "/bench");
   ok((await page.textContent("h1")) === "Benchmarks");
+  // The report, drawn wider than most windows, scales to fit them whole.
+  if ((await page.locator(".bench-results svg").count()) > 0) {
+    for (const width of [1920, 1280, 1024, 390]) {
+      await page.setViewportSize({ width, height: 800 });
+      const box = (await page.locator(".bench-results svg").boundingBox())!;
+      ok(box.x >= 0 && box.x + box.width <= width, `the report fits a ${width} px window: ${JSON.stringify(box)}`);
+      strictEqual(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth), true, `no sideways scrolling at ${width} px`);
+    }
+  }
   await page.close();
 });
 

@@ -85,7 +85,7 @@ function Dashboard() {
 
 async function BenchResults() {
   const svg = await readFile(new URL("../../bench/results/latest.svg", import.meta.url), "utf8").catch(() => null);
-  return svg ? <div dangerouslySetInnerHTML={{ __html: svg }} /> : <p>No results yet: run npm run bench.</p>;
+  return svg ? <div className="bench-results" dangerouslySetInnerHTML={{ __html: svg }} /> : <p>No results yet: run npm run bench.</p>;
 }
 
 async function Forecast(): Promise<never> {
