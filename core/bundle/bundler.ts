@@ -188,7 +188,14 @@ export interface Bundled {
   /** The file written (`entry`'s). */
   outfile: string;
   /** With `entries`: each entry point's file, and every file written, with the source files it holds. */
-  split?: { entryFiles: Record<string, string>; files: Record<string, string[]>; imports: Record<string, SplitImport[]> };
+  split?: {
+    entryFiles: Record<string, string>;
+    files: Record<string, string[]>;
+    /** Each source file's imports (a server bundle's external ones as written: ./server-module.ts reads them). */
+    imports: Record<string, SplitImport[]>;
+    /** The source files bundled as CommonJS (their entry files export `default` alone). */
+    commonJS: string[];
+  };
   /** The packages it imports rather than holds, by name. */
   externals: Record<string, ExternalReason>;
   /** The source files it was built from. */
@@ -197,7 +204,7 @@ export interface Bundled {
   stylesheets: string[];
   /** The files it imports for their URL. */
   assets: AssetFile[];
-  /** With `vendor`: the source files `entry` imports, directly or not, sorted (the entries the next build splits). */
+  /** With `vendor`: the files `entry` imports, directly or not (modules, stylesheets, assets), sorted (the entries the next build splits). */
   reached?: string[];
 }
 
@@ -296,7 +303,7 @@ function loadPlugin(spec: BundleSpec, hooks: LoadHooks) {
 }
 
 interface Metafile {
-  inputs: Record<string, { imports: { path: string; external?: boolean; original?: string }[] }>;
+  inputs: Record<string, { imports: { path: string; external?: boolean; original?: string }[]; format?: string }>;
   outputs: Record<string, { entryPoint?: string; inputs?: Record<string, unknown> }>;
 }
 
@@ -328,15 +335,17 @@ function splitOutputs(metafile: Metafile, outputBase: string, inputBase: string,
     if (entryPoint !== undefined) entryFiles[pathOf(entryPoint)] = file;
   }
   const imports: Record<string, SplitImport[]> = {};
-  for (const [input, { imports: records }] of Object.entries(metafile.inputs)) {
+  const commonJS: string[] = [];
+  for (const [input, { imports: records, format }] of Object.entries(metafile.inputs)) {
     const importer = pathOf(input);
+    if (format === "cjs") commonJS.push(importer);
     imports[importer] = records.map(({ path, external = false, original }) => ({
       specifier: original ?? externalSpecifiers.get(`${importer}\0${path}`) ?? path,
       path: external ? path : pathOf(path),
       external,
     }));
   }
-  return { entryFiles, files, imports };
+  return { entryFiles, files, imports, commonJS };
 }
 
 /** Bundles `spec.entry`. */
@@ -357,7 +366,7 @@ export async function bundle(spec: BundleSpec): Promise<Bundled> {
   return { outfile: split?.entryFiles[spec.entry] ?? outfile, split, externals: externals.found, inputs: hooks.inputs, stylesheets, assets: hooks.assets, reached };
 }
 
-/** The source files (of the file namespace) the metafile's input `entry` imports, directly or not (paths from `base`). */
+/** The files (of the file namespace) the metafile's input `entry` imports, directly or not (paths from `base`). */
 function reachedFrom(metafile: Metafile, base: string, entry: string): string[] {
   const seen = new Set<string>();
   const visit = (input: string) => {
@@ -572,10 +581,10 @@ async function bundleWithEsbuild(spec: BundleSpec, hooks: LoadHooks, externals: 
     minify: !server && mode() === "production",
     sourcemap: sourcemapFor(spec),
     // CommonJS modules in an ESM bundle call require(): give them one. Bun reads the inline map of a file marked as its own output only.
-    banner: server ? { js: `${(globalThis as any).Bun ? "// @bun\n" : ""}import { createRequire as __contrailRequire } from 'node:module'; const require = __contrailRequire(import.meta.url);` } : undefined,
+    banner: server ? { js: serverBanner() } : undefined,
     logLevel: "silent",
     metafile: true,
-    plugins: spec.entries ? plugins.map((plugin) => recordingExternals(plugin, hooks.externalSpecifiers)) : plugins,
+    plugins: spec.entries && server ? plugins.map((plugin) => recordingExternals(plugin, hooks.externalSpecifiers)) : plugins,
   });
   return { outfile, metafile: result.metafile! };
 }
@@ -608,6 +617,14 @@ function ownPackageAsRunning(exports: Record<string, Record<string, string>>): i
       }),
   };
 }
+
+/**
+ * What each file of a server bundle starts with: CommonJS modules in an ESM
+ * bundle call require(), which it gives them; Bun reads the inline map of a
+ * file marked as its own output only.
+ */
+export const serverBanner = () =>
+  `${(globalThis as any).Bun ? "// @bun\n" : ""}import { createRequire as __contrailRequire } from 'node:module'; const require = __contrailRequire(import.meta.url);`;
 
 /** `plugin`, with what each import it makes external was written as kept in `specifiers` (by importer and path). */
 function recordingExternals(plugin: import("esbuild").Plugin, specifiers: Map<string, string>): import("esbuild").Plugin {

@@ -149,7 +149,7 @@ export async function bundleBrowser(graph: ServerGraph, browserEntry: string, ou
   const entryImports = [WEBPACK_RUNTIME, "contrail:modules", browserEntry];
   const references = serverReferences(graph.root, BROWSER_REFERENCES);
   const load = hot ? withRefreshRegistration(graph.root, references.load, hot.revisions) : references.load;
-  const bundleOnce = async (reached = hot?.reached ?? hot?.vendor.reached ?? []) => {
+  const bundleOnce = async (reached = hot ? (hot.reached ?? hot.vendor.reached) : []) => {
     const hotPage = hot && hotEntry(hot, entryImports);
     const generated: Record<string, string> = {
       ...hotPage?.generated,

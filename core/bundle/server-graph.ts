@@ -151,7 +151,7 @@ export async function bundleServerGraph(options: BundleOptions): Promise<ServerG
   const clientManifest = Object.fromEntries(Object.entries({ ...vendor?.clientManifest, ...found.clientManifest }).filter(([id]) => Object.hasOwn(clientModules, id)));
   const serverModules = { ...vendor?.serverModules, ...holds(found.serverModules) };
   const url = pathToFileURL(isAbsolute(outfile) ? outfile : join(root, outfile)).href;
-  const code = split && Object.fromEntries(Object.keys(split.files).map((file) => [file, readFileSync(file, "utf8")]));
+  const code = split && splitCode(Object.keys(split.files));
   return {
     url,
     root,
@@ -165,6 +165,13 @@ export async function bundleServerGraph(options: BundleOptions): Promise<ServerG
     clientExports: holdsFiles(found.clientExports!, built),
     split: split && { ...split, code: code!, load: serverGraphLoad(root, entry, extraImports, { clientManifest: {}, clientModules: {}, serverModules: {} }) },
   };
+}
+
+// The code of the last split bundle's files, by path: a file keeps its name while its code stays the same, and is read once.
+let lastCode: Record<string, string> = {};
+function splitCode(files: string[]): Record<string, string> {
+  lastCode = Object.fromEntries(files.map((file) => [file, lastCode[file] ?? readFileSync(file, "utf8")]));
+  return lastCode;
 }
 
 const holdsFiles = <T>(record: Record<string, T>, built: Set<string>) => Object.fromEntries(Object.entries(record).filter(([path]) => built.has(path)));

@@ -11,14 +11,15 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, dirname, extname, join } from "node:path";
 import { Parser } from "acorn";
 import { contentHash } from "./asset-files.ts";
-import { defines, loaderFor } from "./bundler.ts";
+import { defines, loaderFor, serverBanner } from "./bundler.ts";
 import type { ServerGraph, SplitServerBundle } from "./server-graph.ts";
 import { isAppModuleIn, withSourceLocation } from "./source-location.ts";
+import { isClientModule } from "./use-client.ts";
 
 const SOURCE_FILE = /\.[cm]?[jt]sx?$/;
-// What a module compiled alone cannot do without the bundler: import what it names at run time, or be CommonJS.
 // How a file of the split bundle imports another (esbuild's output).
 const BUNDLE_IMPORT = /(?:\bfrom|\bimport)\s*"\.\/([^"]+)"/g;
+// What a module compiled alone cannot do without the bundler: import what it names at run time, or be CommonJS.
 const NEEDS_BUNDLER = /\brequire\s*\(|\bimport\s*\(|\bmodule\.exports\b|\bexports\.\w/;
 
 /** The modules that import `edited`, directly or not, and `edited`, dependencies first; undefined if they import one another in a cycle. */
@@ -53,9 +54,20 @@ async function compiledAlone(path: string, split: SplitServerBundle, folder: str
   const located = withSourceLocation(readFileSync(path, "utf8"), path, folder);
   const loaded = await split.load(path, located);
   const source = loaded?.contents ?? located;
-  if (NEEDS_BUNDLER.test(source)) return undefined;
+  // A module become a client module has no reference in the manifest yet.
+  if (NEEDS_BUNDLER.test(source) || isClientModule(located)) return undefined;
   const esbuild = await import("esbuild");
-  const { code } = await esbuild.transform(source, { loader: loaded?.loader ?? loaderFor(path), format: "esm", jsx: "automatic", define: defines(), sourcemap: "inline", sourcefile: path });
+  const banner = serverBanner();
+  const { code } = await esbuild.transform(source, {
+    loader: loaded?.loader ?? loaderFor(path),
+    format: "esm",
+    jsx: "automatic",
+    define: defines(),
+    // The bundle's, which gives `require` (its map follows the lines it adds).
+    banner,
+    sourcemap: "inline",
+    sourcefile: path,
+  });
   let program: any;
   try {
     program = Parser.parse(code, { ecmaVersion: "latest", sourceType: "module" });
@@ -65,10 +77,11 @@ async function compiledAlone(path: string, split: SplitServerBundle, folder: str
   const imports = split.imports[path] ?? [];
   let js = code;
   for (const statement of [...program.body].reverse()) {
-    if (!["ImportDeclaration", "ExportNamedDeclaration", "ExportAllDeclaration"].includes(statement.type) || !statement.source) continue;
+    if (!["ImportDeclaration", "ExportNamedDeclaration", "ExportAllDeclaration"].includes(statement.type) || !statement.source || statement.end <= banner.length) continue;
     const resolved = imports.find((record) => record.specifier === statement.source.value);
-    // An import the bundle has not resolved: a new one, for the bundler.
-    if (resolved === undefined) return undefined;
+    // An import the bundle has not resolved (a new one), one with attributes, or of a CommonJS module (whose entry file
+    // exports `default` alone, where the bundle's interop gives its properties): for the bundler.
+    if (resolved === undefined || statement.attributes?.length > 0 || split.commonJS.includes(resolved.path)) return undefined;
     const file = resolved.external ? resolved.path : fileOf(resolved.path);
     if (file === undefined) return undefined;
     js = js.slice(0, statement.source.start) + JSON.stringify(resolved.external ? file : "./" + basename(file)) + js.slice(statement.source.end);

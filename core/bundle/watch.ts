@@ -201,7 +201,8 @@ export async function developApp<Exports>(entry: string, root: string, browserEn
     // What the pages were shown first is not news. After modules shown alone, the bundle's files still are: an edit
     // can move unedited modules into other chunks, and the pages must import the files the next edit's imports name.
     for (const id of Object.keys(update.modules)) if (update.modules[id] === first?.modules[id]) delete update.modules[id];
-    // Server modules shown alone ran the same code.
+    // Modules shown alone ran the same code: pages that refetched then are not held back by a refetch now (which would
+    // supersede theirs). A server module shown alone runs again from the bundle: its state is the bundle's from now on.
     if (alone) update.server = false;
     current = next;
     broken = false;
