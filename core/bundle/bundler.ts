@@ -160,7 +160,7 @@ export interface VendorFiles {
   resolved?: Map<string, import("esbuild").ResolveResult>;
 }
 
-const SOURCE_FILE = /\.[cm]?[jt]sx?$/;
+export const SOURCE_FILE = /\.[cm]?[jt]sx?$/;
 const GENERATED = "contrail-generated";
 const BARE_IMPORT = /^[^./]/;
 // Packages that load a compiled addon from their own folder at run time.

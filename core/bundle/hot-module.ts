@@ -12,14 +12,13 @@ import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { Parser } from "acorn";
 import { contentHash } from "./asset-files.ts";
-import { isPackageSpecifier, VENDOR_GLOBAL, type BundleSpec } from "./bundler.ts";
+import { isPackageSpecifier, SOURCE_FILE, VENDOR_GLOBAL, type BundleSpec } from "./bundler.ts";
 import type { SplitBrowserBundle } from "./client-graph.ts";
 import { HOT_FILES } from "./hot-bundle.ts";
 import { isAppModuleIn } from "./source-location.ts";
 
 // The extensions an import of an app module may leave out, in esbuild's order.
 const EXTENSIONS = [".tsx", ".ts", ".jsx", ".js", ".mjs", ".cjs"];
-const SOURCE_FILE = /\.[cm]?[jt]sx?$/;
 const COMPONENT_NAME = /^[A-Z]/;
 // What a module compiled alone cannot do in the browser without the bundler's help.
 const NEEDS_BUNDLER = /\brequire\s*\(|\bimport\s*\(|\bimport\.meta\b/;

@@ -11,12 +11,11 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, dirname, extname, join } from "node:path";
 import { Parser } from "acorn";
 import { contentHash } from "./asset-files.ts";
-import { defines, loaderFor, serverBanner } from "./bundler.ts";
+import { defines, loaderFor, serverBanner, SOURCE_FILE } from "./bundler.ts";
 import type { ServerGraph, SplitServerBundle } from "./server-graph.ts";
 import { isAppModuleIn, withSourceLocation } from "./source-location.ts";
 import { isClientModule } from "./use-client.ts";
 
-const SOURCE_FILE = /\.[cm]?[jt]sx?$/;
 // How a file of the split bundle imports another (esbuild's output).
 const BUNDLE_IMPORT = /(?:\bfrom|\bimport)\s*"\.\/([^"]+)"/g;
 // What a module compiled alone cannot do without the bundler: import what it names at run time, or be CommonJS.
