@@ -53,21 +53,36 @@ function commandName(pid: number): string | undefined {
   }
 }
 
+const WARMUP_CALLS = 50;
+const WARMUP_MS = 300;
+const CPU_MS = 400;
+const CPU_CALLS = 8;
+
+const cpuMsSince = (before: NodeJS.CpuUsage) => {
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / 1000;
+};
+
 /**
- * mitata's `measure` of `run`, with the CPU time it took per call: the
- * process's (every thread's: the collector's and the compiler's count, as a
- * server pays them), from `process.cpuUsage`, which all three runtimes give
- * in microseconds. Wall time is the median call (`ms`); CPU time is the mean
- * over every call mitata made, collections included.
+ * The wall time of `run` (mitata's median call, `ms`) and the CPU time it
+ * takes per call (`cpuMs`): the process's, every thread's (the collector's
+ * and the compilers' count, as a server pays them), from `process.cpuUsage`,
+ * which all three runtimes give in microseconds. First a warm-up as React's
+ * flight-ssr-bench does (50 calls), and for at least WARMUP_MS, so the
+ * optimizing compilers are done. CPU time is the mean over a loop of its
+ * own, calls back to back as a busy server makes them: mitata's measure
+ * forces a full collection first, which would be counted against the calls.
  */
 export async function measureWithCpu(run: () => unknown, options: object): Promise<{ ms: number; cpuMs: number }> {
-  let calls = 0;
-  const counted = () => {
-    calls++;
-    return run();
-  };
+  const warmupStart = performance.now();
+  for (let i = 0; i < WARMUP_CALLS || performance.now() - warmupStart < WARMUP_MS; i++) await run();
   const before = process.cpuUsage();
-  const stats = await measure(counted, options as any);
-  const used = process.cpuUsage(before);
-  return { ms: stats.p50 / 1e6, cpuMs: (used.user + used.system) / 1000 / calls };
+  let calls = 0;
+  while (calls < CPU_CALLS || cpuMsSince(before) < CPU_MS) {
+    await run();
+    calls++;
+  }
+  const cpuMs = cpuMsSince(before) / calls;
+  const stats = await measure(run, options as any);
+  return { ms: stats.p50 / 1e6, cpuMs };
 }
