@@ -3,7 +3,6 @@
 // each call a cell measures. A loaded machine inflates it much less than
 // wall time.
 import { readFileSync, readdirSync } from "node:fs";
-import { measure } from "mitata";
 
 // /proc/<pid>/stat counts CPU time in clock ticks of 10 ms (USER_HZ on Linux).
 const TICK_MS = 10;
@@ -55,34 +54,37 @@ function commandName(pid: number): string | undefined {
 
 const WARMUP_CALLS = 50;
 const WARMUP_MS = 300;
-const CPU_MS = 400;
-const CPU_CALLS = 8;
 
-const cpuMsSince = (before: NodeJS.CpuUsage) => {
-  const used = process.cpuUsage(before);
-  return (used.user + used.system) / 1000;
-};
+/** `min_cpu_time` (ns) and `min_samples`, the names mitata's options give them. */
+interface MeasureOptions {
+  min_cpu_time: number;
+  min_samples: number;
+}
 
 /**
- * The wall time of `run` (mitata's median call, `ms`) and the CPU time it
- * takes per call (`cpuMs`): the process's, every thread's (the collector's
- * and the compilers' count, as a server pays them), from `process.cpuUsage`,
- * which all three runtimes give in microseconds. First a warm-up as React's
- * flight-ssr-bench does (50 calls), and for at least WARMUP_MS, so the
- * optimizing compilers are done. CPU time is the mean over a loop of its
- * own, calls back to back as a busy server makes them: mitata's measure
- * forces a full collection first, which would be counted against the calls.
+ * The wall time of `run` (the median call, `ms`) and the CPU time it takes
+ * per call (`cpuMs`): the process's, every thread's (the collector's and the
+ * compilers' count, as a server pays them), from `process.cpuUsage`, which
+ * all three runtimes give in microseconds. First a warm-up as React's
+ * flight-ssr-bench does (50 calls, and at least WARMUP_MS), so the
+ * optimizing compilers are done; then calls back to back, as a busy server
+ * makes them, until they used `min_cpu_time` and `min_samples` were made.
+ * No forced collection is counted against the calls (mitata's measure
+ * starts with one).
  */
-export async function measureWithCpu(run: () => unknown, options: object): Promise<{ ms: number; cpuMs: number }> {
+export async function measureWithCpu(run: () => unknown, options: MeasureOptions): Promise<{ ms: number; cpuMs: number }> {
   const warmupStart = performance.now();
   for (let i = 0; i < WARMUP_CALLS || performance.now() - warmupStart < WARMUP_MS; i++) await run();
+  const walls: number[] = [];
   const before = process.cpuUsage();
-  let calls = 0;
-  while (calls < CPU_CALLS || cpuMsSince(before) < CPU_MS) {
+  let cpuMs = 0;
+  while (walls.length < options.min_samples || cpuMs < options.min_cpu_time / 1e6) {
+    const start = performance.now();
     await run();
-    calls++;
+    walls.push(performance.now() - start);
+    const used = process.cpuUsage(before);
+    cpuMs = (used.user + used.system) / 1000;
   }
-  const cpuMs = cpuMsSince(before) / calls;
-  const stats = await measure(run, options as any);
-  return { ms: stats.p50 / 1e6, cpuMs };
+  walls.sort((a, b) => a - b);
+  return { ms: walls[walls.length >> 1], cpuMs: cpuMs / walls.length };
 }
