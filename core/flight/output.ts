@@ -7,8 +7,16 @@ import type { Sink } from "./types.ts";
 const encoder = new TextEncoder();
 let scratch = new Uint8Array(64 * 1024);
 
-/** A row part: JSON text, or the raw bytes of a binary row's body. */
-export type RowPart = string | Uint8Array;
+/** A row part: JSON text, the raw bytes of a binary row's body, or an array's JSON in groups. */
+export type RowPart = string | Uint8Array | ArrayGroups;
+
+/** The JSON of consecutive slices of one array, each `[...]`: written as the whole array's. */
+class ArrayGroups {
+  texts: string[];
+  constructor(texts: string[]) {
+    this.texts = texts;
+  }
+}
 
 /**
  * Sees every row as a value before it is text: the HTML path builds the
@@ -44,6 +52,24 @@ export class RowQueue {
     // concatenation as a rope, which encoding must first flatten (a copy).
     this.rows.push(id.toString(16) + ":", JSON.stringify(json), "\n");
     this.listener?.model(id, json);
+  }
+
+  /**
+   * A continuation row: its entries stringified in the groups that `ends`
+   * cuts, which JavaScriptCore does on its fast path where a whole row of
+   * over 8 KB would restart.
+   */
+  entries(id: number, entries: unknown[], ends: number[]): void {
+    if (ends.length === 0 || (ends.length === 1 && ends[0] === entries.length)) return this.model(id, entries);
+    const texts: string[] = [];
+    let start = 0;
+    for (const end of ends) {
+      texts.push(JSON.stringify(entries.slice(start, end)));
+      start = end;
+    }
+    if (start < entries.length) texts.push(JSON.stringify(entries.slice(start)));
+    this.rows.push(id.toString(16) + ":", new ArrayGroups(texts), "\n");
+    this.listener?.model(id, entries);
   }
 
   /** A pending row settled by pointing at another row (an abort's shared error). */
@@ -145,11 +171,25 @@ function writeParts(parts: RowPart[], offset: number): number {
     const part = parts[i];
     if (typeof part === "string") {
       offset = writeText(part, offset);
+    } else if (part instanceof ArrayGroups) {
+      offset = writeGroups(part.texts, offset);
     } else {
       reserve(offset + part.byteLength);
       scratch.set(part, offset);
       offset += part.byteLength;
     }
+  }
+  return offset;
+}
+
+// "[a,b]" and "[c]" become "[a,b,c]": each group's closing bracket gives way
+// to the next one, whose opening bracket becomes the comma (all one byte).
+function writeGroups(texts: string[], offset: number): number {
+  offset = writeText(texts[0], offset);
+  for (let i = 1; i < texts.length; i++) {
+    const start = offset - 1;
+    offset = writeText(texts[i], start);
+    scratch[start] = 0x2c;
   }
   return offset;
 }

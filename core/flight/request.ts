@@ -63,11 +63,14 @@ export interface Request {
   locKey: (string | number)[];
   /** The paths `referenceTo` made, by location: an object shared by many rows is often deep in the tree. */
   locPaths: Map<number, string>;
-  /** The element written at each location that carries an element's mark (see recordElement). */
-  locElement: unknown[];
+  /** (element, location) pairs; an element's mark is its pair's index (see recordElement). */
+  elementMarks: unknown[];
   /** Path references written so far: an array they point into must not move. */
   pathReferences: number;
-  clientReferenceIds: Map<string, number>;
+  /** A client export's two encodings, "$<id>" and "$L<id>", by its module id and name (see encodeClientReference)... */
+  clientReferenceKeys: Map<string, string[]>;
+  /** ...and by the reference objects that name it. */
+  clientReferences: Map<object, string[]>;
   /** Import strings written in rows of their own (see importString in encode/references.ts), and their length so far. */
   importStrings: Map<string, string>;
   importStringsSize: number;
@@ -121,9 +124,10 @@ export function createRequest(manifest: ClientManifest, options: RenderOptions |
     locParent: [],
     locKey: [],
     locPaths: new Map(),
-    locElement: [],
+    elementMarks: [],
     pathReferences: 0,
-    clientReferenceIds: new Map(),
+    clientReferenceKeys: new Map(),
+    clientReferences: new Map(),
     importStrings: new Map(),
     importStringsSize: 0,
     serverReferenceIds: new Map(),

@@ -53,6 +53,9 @@ const scheduleMacrotask: (callback: () => void) => void =
 
 /** The model's root row, the shell. */
 const ROOT_ID = 0;
+// Estimated bytes of a continuation row's group: JavaScriptCore stringifies
+// up to 8 KB in a static buffer and restarts the whole value when it fills.
+const GROUP_SIZE = 4096;
 
 export function createTask(request: Request, model: unknown, keyPath: string | null = null, implicitSlot = false): Task {
   const task: Task = {
@@ -265,19 +268,21 @@ function completeRow(request: Request, id: number, json: unknown): void {
   // those references in place, with no lazy wrapper and no waiting. Deeper
   // generations follow in order, so the client never resolves rows inside
   // rows inside rows (a deep tree would exhaust its stack).
-  for (let i = continuations.length - 3; i >= 0; i -= 3) {
-    if (continuations[i + 2] === 1) request.queue.model(continuations[i] as number, continuations[i + 1]);
+  for (let i = continuations.length - 4; i >= 0; i -= 4) {
+    if (continuations[i + 2] === 1) request.queue.entries(continuations[i] as number, continuations[i + 1] as unknown[], continuations[i + 3] as number[]);
   }
   request.queue.model(id, json);
-  for (let i = 0; i < continuations.length; i += 3) {
-    if (continuations[i + 2] !== 1) request.queue.model(continuations[i] as number, continuations[i + 1]);
+  for (let i = 0; i < continuations.length; i += 4) {
+    if (continuations[i + 2] !== 1) request.queue.entries(continuations[i] as number, continuations[i + 1] as unknown[], continuations[i + 3] as number[]);
   }
   cursor.holes = [];
 }
 
 // Walks deferred elements into rows of about one budget. Elements deferred
 // while walking them join the end of the queue, so every row fills up to the
-// budget before the next one starts. Returns (id, entries, generation) triples.
+// budget before the next one starts. Returns (id, entries, generation, ends)
+// quadruples: `ends` cuts the entries into groups of about GROUP_SIZE, each
+// stringified on its own (see RowQueue.entries).
 function packHoles(request: Request, holes: Hole[]): unknown[] {
   const rows: unknown[] = [];
   const budget = request.budget;
@@ -289,7 +294,8 @@ function packHoles(request: Request, holes: Hole[]): unknown[] {
     const entries: unknown[] = [];
     const generation = holes[next].generation;
     cursor.generation = generation;
-    cursor.rowSize = 0;
+    const ends: number[] = [];
+    let groupStart = (cursor.rowSize = 0);
     while (next < holes.length && cursor.rowSize < budget) {
       const hole = holes[next++];
       // A deferred element may have been written in full since; a lazy is never recorded.
@@ -310,8 +316,12 @@ function packHoles(request: Request, holes: Hole[]): unknown[] {
         entries.push(resumeArray(hole));
       }
       hole.container[hole.slot] = prefix + index;
+      if (cursor.rowSize - groupStart >= GROUP_SIZE) {
+        ends.push(entries.length);
+        groupStart = cursor.rowSize;
+      }
     }
-    if (entries.length > 0) rows.push(id, entries, generation);
+    if (entries.length > 0) rows.push(id, entries, generation, ends);
   }
   cursor.generation = 0;
   return rows;
@@ -419,7 +429,7 @@ function releaseRequest(request: Request): void {
   request.seen.clear();
   request.unmarkedElements.clear();
   request.locPaths.clear();
-  request.locParent.length = request.locKey.length = request.locElement.length = 0;
+  request.locParent.length = request.locKey.length = request.elementMarks.length = 0;
   request.cache.clear();
   request.sink = null;
 }

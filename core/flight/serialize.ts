@@ -101,18 +101,22 @@ export function childLoc(request: Request, parentLoc: number, key: string | numb
 
 // Elements are the objects a render records most (each one outside a key
 // path), and a Map entry per element cost Bun about a seventh of a large
-// page's render. In production an element carries its location under a
-// symbol key instead, and `locElement` confirms the mark is this render's:
-// an element that concurrent renders share, or an earlier render marked, is
-// never misread, at worst written again in full. Development freezes
-// elements, as may a user: those go in a Map.
-const LOCATION = Symbol("contrail.location");
+// page's render. In production an element carries a mark under a symbol key
+// instead: the index of its (element, location) pair in `elementMarks`, which
+// confirms the mark is this render's. An element that concurrent renders
+// share, or an earlier render marked, is never misread, at worst written
+// again in full. The pairs are pushed, never written by location, which
+// JavaScriptCore would turn into a sparse map. Development freezes elements,
+// as may a user: those go in a Map.
+const MARK = Symbol("contrail.mark");
 
 export function recordElement(request: Request, element: any, loc: number): void {
   if (!DEV) {
     try {
-      element[LOCATION] = loc;
-      request.locElement[loc] = element;
+      const marks = request.elementMarks;
+      // Marked first: a frozen element throws before its pair is pushed.
+      element[MARK] = marks.length;
+      marks.push(element, loc);
       return;
     } catch {
       // Frozen: recorded in the Map below.
@@ -123,16 +127,16 @@ export function recordElement(request: Request, element: any, loc: number): void
 
 /** Where `element` was written in this render, if it was. */
 export function elementLocation(request: Request, element: any): number | undefined {
-  const mark = element[LOCATION];
-  if (mark !== undefined && request.locElement[mark] === element) return mark;
+  const mark = element[MARK];
+  if (mark !== undefined && request.elementMarks[mark] === element) return request.elementMarks[mark + 1] as number;
   // Frozen, or marked by another render (and frozen since: then only the Map has it).
   return request.unmarkedElements.size === 0 ? undefined : request.unmarkedElements.get(element);
 }
 
 /** A suspended element's task renders it at its own row: it is no longer found where it was deferred from. */
 export function forgetElement(request: Request, element: any): void {
-  const mark = element[LOCATION];
-  if (mark !== undefined && request.locElement[mark] === element) request.locElement[mark] = undefined;
+  const mark = element[MARK];
+  if (mark !== undefined && request.elementMarks[mark] === element) request.elementMarks[mark] = undefined;
   else request.unmarkedElements.delete(element);
 }
 

@@ -78,24 +78,32 @@ function encodeImportMetadata(metadata: unknown[]): unknown[] {
 
 /**
  * "$<id>" for a client reference (as an element type, "$L<id>": the client
- * loads the module lazily). Each export gets one import row per request.
+ * loads the module lazily). Each export gets one import row per request, and
+ * each reference its two strings once: a page renders its client components
+ * many times, and a fresh concatenation is a rope for JSON.stringify to flatten.
  */
 export function encodeClientReference(reference: any, asElementType: boolean): string {
   const request = cursor.request;
-  const key = reference.$$async ? reference.$$id + "#async" : reference.$$id;
-  let id = request.clientReferenceIds.get(key);
-  if (id === undefined) {
-    try {
-      const metadata = resolveClientReference(reference);
-      const encoded = encodeImportMetadata(metadata);
-      id = request.nextId++;
-      request.queue.import(id, encoded, metadata);
-      request.clientReferenceIds.set(key, id);
-    } catch (error) {
-      return "$" + outlineError(request, error).toString(16);
+  let encoded = request.clientReferences.get(reference);
+  if (encoded === undefined) {
+    const key = reference.$$async ? reference.$$id + "#async" : reference.$$id;
+    encoded = request.clientReferenceKeys.get(key);
+    if (encoded === undefined) {
+      let id: number;
+      try {
+        const metadata = resolveClientReference(reference);
+        const row = encodeImportMetadata(metadata);
+        id = request.nextId++;
+        request.queue.import(id, row, metadata);
+      } catch (error) {
+        return "$" + outlineError(request, error).toString(16);
+      }
+      encoded = ["$" + id.toString(16), "$L" + id.toString(16)];
+      request.clientReferenceKeys.set(key, encoded);
     }
+    request.clientReferences.set(reference, encoded);
   }
-  return (asElementType ? "$L" : "$") + id.toString(16);
+  return encoded[asElementType ? 1 : 0];
 }
 
 /** The { id, bound } a client calls a server function by; contrail's own carry their bound arguments sealed. */
