@@ -54,6 +54,10 @@ function commandName(pid: number): string | undefined {
 
 const WARMUP_CALLS = 50;
 const WARMUP_MS = 300;
+// A call slower than 40 ms (a large page under React's development build) is
+// warm long before its 50th: the warm-up stops at 2 s, or one such cell
+// would take minutes.
+const WARMUP_MAX_MS = 2000;
 
 /** `min_cpu_time` (ns) and `min_samples`, the names mitata's options give them. */
 interface MeasureOptions {
@@ -66,15 +70,19 @@ interface MeasureOptions {
  * per call (`cpuMs`): the process's, every thread's (the collector's and the
  * compilers' count, as a server pays them), from `process.cpuUsage`, which
  * all three runtimes give in microseconds. First a warm-up as React's
- * flight-ssr-bench does (50 calls, and at least WARMUP_MS), so the
- * optimizing compilers are done; then calls back to back, as a busy server
+ * flight-ssr-bench does (50 calls, and at least WARMUP_MS, at most
+ * WARMUP_MAX_MS), so the optimizing compilers are done; then calls back to back, as a busy server
  * makes them, until they used `min_cpu_time` and `min_samples` were made.
  * No forced collection is counted against the calls (mitata's measure
  * starts with one).
  */
 export async function measureWithCpu(run: () => unknown, options: MeasureOptions): Promise<{ ms: number; cpuMs: number }> {
   const warmupStart = performance.now();
-  for (let i = 0; i < WARMUP_CALLS || performance.now() - warmupStart < WARMUP_MS; i++) await run();
+  for (let i = 0; ; i++) {
+    const elapsed = performance.now() - warmupStart;
+    if ((i >= WARMUP_CALLS && elapsed >= WARMUP_MS) || elapsed >= WARMUP_MAX_MS) break;
+    await run();
+  }
   const walls: number[] = [];
   const before = process.cpuUsage();
   let cpuMs = 0;

@@ -11,6 +11,14 @@ function deep(levels: number): unknown {
   return node;
 }
 
+// Text of every length up to 900 code units in one of six encodings: UTF-8's
+// one to four bytes, characters JSON escapes, and a "$" that must be escaped.
+function sizedText(i: number): string {
+  const unit = ["a", "é", "€", "😀", '"\\\n', "<\u2028>"][i % 6];
+  const text = unit.repeat(Math.ceil(((i * 53) % 900) / unit.length) + 1);
+  return i % 50 === 0 ? "$" + text : text;
+}
+
 // Never settles: what an abort meets does not depend on how far a timer got.
 async function Slow() {
   await new Promise(() => {});
@@ -21,6 +29,11 @@ export const pageCases: Case[] = [
   ...scenarios.map((scenario) => ({ name: "scenario " + scenario.id + ": " + scenario.title, model: scenario.model })),
   { name: "page: nesting 500 deep", model: () => deep(500) },
   { name: "page: 10,000 siblings", model: () => h("ul", null, Array.from({ length: 10000 }, (_, i) => h("li", { key: i }, "item " + i))) },
+  {
+    // A continuation row's entries are stringified in groups and joined as bytes: every group size and cut.
+    name: "page: continuation rows of entries of every size and encoding",
+    model: () => h("ol", null, Array.from({ length: 700 }, (_, i) => h("li", { key: i, "data-i": i }, sizedText(i)))),
+  },
   { name: "page: 10,000 text siblings", model: () => h("p", null, Array.from({ length: 10000 }, (_, i) => "t" + i)) },
   {
     name: "page: shared values across continuation rows",
