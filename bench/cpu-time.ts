@@ -71,8 +71,9 @@ interface MeasureOptions {
  * compilers' count, as a server pays them), from `process.cpuUsage`, which
  * all three runtimes give in microseconds. First a warm-up as React's
  * flight-ssr-bench does (50 calls, and at least WARMUP_MS, at most
- * WARMUP_MAX_MS), so the optimizing compilers are done; then calls back to back, as a busy server
- * makes them, until they used `min_cpu_time` and `min_samples` were made.
+ * WARMUP_MAX_MS), so the optimizing compilers are done; then calls back to
+ * back, as a busy server makes them, until they used `min_cpu_time` and
+ * `min_samples` were made.
  * No forced collection is counted against the calls (mitata's measure
  * starts with one).
  */

@@ -5,18 +5,15 @@
 import type { Sink } from "./types.ts";
 
 const encoder = new TextEncoder();
+const { isArray } = Array;
 let scratch = new Uint8Array(64 * 1024);
 
-/** A row part: JSON text, the raw bytes of a binary row's body, or an array's JSON in groups. */
-export type RowPart = string | Uint8Array | ArrayGroups;
-
-/** The JSON of consecutive slices of one array, each `[...]`: written as the whole array's. */
-class ArrayGroups {
-  texts: string[];
-  constructor(texts: string[]) {
-    this.texts = texts;
-  }
-}
+/**
+ * A row part: JSON text, the raw bytes of a binary row's body, or the JSON
+ * of consecutive slices of one array, each `[...]`, written as the whole
+ * array's (see writeGroups).
+ */
+export type RowPart = string | Uint8Array | string[];
 
 /**
  * Sees every row as a value before it is text: the HTML path builds the
@@ -60,15 +57,15 @@ export class RowQueue {
    * over 8 KB would restart.
    */
   entries(id: number, entries: unknown[], ends: number[]): void {
-    if (ends.length === 0 || (ends.length === 1 && ends[0] === entries.length)) return this.model(id, entries);
+    if (ends.length === 0) return this.model(id, entries);
     const texts: string[] = [];
     let start = 0;
     for (const end of ends) {
       texts.push(JSON.stringify(entries.slice(start, end)));
       start = end;
     }
-    if (start < entries.length) texts.push(JSON.stringify(entries.slice(start)));
-    this.rows.push(id.toString(16) + ":", new ArrayGroups(texts), "\n");
+    texts.push(JSON.stringify(entries.slice(start)));
+    this.rows.push(id.toString(16) + ":", texts, "\n");
     this.listener?.model(id, entries);
   }
 
@@ -171,8 +168,8 @@ function writeParts(parts: RowPart[], offset: number): number {
     const part = parts[i];
     if (typeof part === "string") {
       offset = writeText(part, offset);
-    } else if (part instanceof ArrayGroups) {
-      offset = writeGroups(part.texts, offset);
+    } else if (isArray(part)) {
+      offset = writeGroups(part, offset);
     } else {
       reserve(offset + part.byteLength);
       scratch.set(part, offset);

@@ -282,7 +282,7 @@ function completeRow(request: Request, id: number, json: unknown): void {
 // while walking them join the end of the queue, so every row fills up to the
 // budget before the next one starts. Returns (id, entries, generation, ends)
 // quadruples: `ends` cuts the entries into groups of about GROUP_SIZE, each
-// stringified on its own (see RowQueue.entries).
+// stringified on its own (see RowQueue.entries); no cut at the row's end.
 function packHoles(request: Request, holes: Hole[]): unknown[] {
   const rows: unknown[] = [];
   const budget = request.budget;
@@ -321,6 +321,7 @@ function packHoles(request: Request, holes: Hole[]): unknown[] {
         groupStart = cursor.rowSize;
       }
     }
+    if (ends[ends.length - 1] === entries.length) ends.pop();
     if (entries.length > 0) rows.push(id, entries, generation, ends);
   }
   cursor.generation = 0;
