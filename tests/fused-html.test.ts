@@ -4,18 +4,19 @@
 // the rows as values, never parsed) must equal its HTML of the tree React's
 // client decodes from React's own Flight bytes. Both renderers run in one
 // server graph bundled into this process.
-import { strictEqual } from "node:assert/strict";
+import { ok, strictEqual } from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createFromReadableStream } from "react-server-dom-webpack/client.edge";
 import { bundleServerGraph } from "../core/bundle/server-graph.ts";
-import { pageOf } from "../core/html/index.ts";
+import { pageOf, renderToHTMLStream } from "../core/html/index.ts";
 import { FlightTree } from "../core/html/tree.ts";
 import { clientModuleExports as corpusClientModules } from "./corpus/client-modules.ts";
 import { comparableHTML, renderHTML } from "./differential/render-html.ts";
 import { serverFunctionClientModules } from "./differential/server-function-client.ts";
 import { run, test } from "./support/harness.ts";
+import { collectGarbage } from "./support/garbage.ts";
 
 const clientModuleExports = { ...corpusClientModules, ...serverFunctionClientModules };
 (globalThis as any).__webpack_require__ = (id: string) => clientModuleExports[id];
@@ -66,6 +67,23 @@ test("a bound server function waits for its bound arguments' row", async () => {
       '<input type="hidden" name="$ACTION_0:0" value="{&quot;id&quot;:&quot;./actions#save&quot;,&quot;bound&quot;:&quot;$@1&quot;}"/>' +
       '<input type="hidden" name="$ACTION_0:1" value="[42]"/></form>',
   );
+});
+
+// Renders leave timers behind (React's and the Flight scheduler's), which run
+// only once the event loop turns: a loop that renders pages back to back in
+// one macrotask (a build, a benchmark, a batch) must not keep every finished
+// page alive until then. Each page here holds some megabytes of its own data.
+test("pages rendered back to back in one macrotask are not kept alive by the timers they leave", async () => {
+  const items = 20_000;
+  const render = async () => {
+    const html = await renderToHTMLStream(entry.renderDataPage(items), { clientModules: clientModuleExports, onError() {} });
+    ok((await new Response(html).text()).includes("[object Array]"));
+  };
+  await render();
+  const heapAfterOne = collectGarbage();
+  for (let i = 0; i < 20; i++) await render();
+  const grown = collectGarbage() - heapAfterOne;
+  ok(grown < 5e6, `the heap grew ${(grown / 1e6).toFixed(1)} MB over 20 more pages`);
 });
 
 test("cleanup", () => rmSync(outdir, { recursive: true, force: true }));

@@ -425,8 +425,11 @@ function flush(request: Request): void {
   }
 }
 
-// Drops what only the render needed, so a held stream keeps no model alive.
+// Drops what only the render needed, so a held stream keeps no model alive;
+// nor the fused path's tree, which a flush still scheduled would otherwise
+// keep until it runs (renders back to back in one macrotask pile them up).
 function releaseRequest(request: Request): void {
+  request.queue.listener = null;
   request.seen.clear();
   request.unmarkedElements.clear();
   request.locPaths.clear();

@@ -112,45 +112,61 @@ function settledOrAborted(settled: Promise<void>, signal: AbortSignal | undefine
   });
 }
 
+/** Errors already reported, by the page's first render, with their digests: its second render (see below) does not report them again. */
+type ReportedErrors = Map<unknown, string | void>;
+
+/**
+ * react-dom/server's onError for one render. Made here rather than inside
+ * the async render: react-dom/server keeps it until a timer of its own has
+ * run, and JavaScriptCore keeps an async function's whole scope (the page
+ * among it) alive with every closure made in it.
+ */
+function fizzOnError(report: (error: unknown) => string | void, reported: ReportedErrors, handingOver: boolean): (error: unknown) => string | void {
+  return (error) => {
+    // notFound() and redirect() keep their digests, which the server answers by; a client that went away is no error.
+    const control = controlDigest(error);
+    if (control !== undefined) return control;
+    if (error instanceof ClientDisconnected) return DISCONNECT_DIGEST;
+    if (handingOver && reported.has(error)) return reported.get(error);
+    const digest = report(error);
+    if (!handingOver) reported.set(error, digest);
+    return digest;
+  };
+}
+
+/** One react-dom/server render of the page (`handingOver`: the second, see handedOverToBoundaries); not async, for the reason above. */
+function renderPage(page: ReactNode, formState: unknown, options: HTMLOptions, onError: (error: unknown) => string | void, handingOver: boolean) {
+  const box: PageBox = { page: handingOver ? createElement(HandingOver.Provider, { value: true }, page) : page };
+  const rendering = renderFizz(createElement(BoxedPage, { box }) as any, {
+    bootstrapScriptContent: handingOver ? HANDED_OVER_SCRIPT + (options.bootstrapScriptContent ?? "") : options.bootstrapScriptContent,
+    bootstrapScripts: options.bootstrapScripts,
+    bootstrapModules: options.bootstrapModules,
+    nonce: options.nonce,
+    onError,
+    signal: options.signal,
+    formState: formState as any,
+    // Each boundary's part that rendered goes in the page where it stands (none held for a script to reveal), as without the Suspense.
+    progressiveChunkSize: handingOver ? Infinity : undefined,
+  });
+  const empty = () => (box.page = null);
+  rendering.then((html) => html.allReady.then(empty, empty), empty);
+  return rendering;
+}
+
 export async function renderToHTMLStream(parts: HTMLParts, options: HTMLOptions): Promise<ReadableStream<Uint8Array>> {
   const { root, formState } = await pageOf(parts, options.clientModules);
   const report = options.onError ?? digestOrLog;
-  /** The first render's errors and their digests, for a second render not to report them again. */
-  let reported: Map<unknown, string | void> | undefined;
-  const render = async (handingOver: boolean) => {
-    const page = pageElement(root as ReactNode, options);
-    const box: PageBox = { page: handingOver ? createElement(HandingOver.Provider, { value: true }, page) : page };
-    const onError = (error: unknown) => {
-      if (handingOver && reported?.has(error)) return reported.get(error);
-      const digest = report(error);
-      if (!handingOver) (reported ??= new Map()).set(error, digest);
-      return digest;
-    };
-    const html = await renderFizz(createElement(BoxedPage, { box }) as any, {
-      bootstrapScriptContent: handingOver ? HANDED_OVER_SCRIPT + (options.bootstrapScriptContent ?? "") : options.bootstrapScriptContent,
-      bootstrapScripts: options.bootstrapScripts,
-      bootstrapModules: options.bootstrapModules,
-      nonce: options.nonce,
-      // notFound() and redirect() keep their digests, which the server answers by; a client that went away is no error.
-      onError: (error) => controlDigest(error) ?? (error instanceof ClientDisconnected ? DISCONNECT_DIGEST : onError(error)),
-      signal: options.signal,
-      formState: formState as any,
-      // Each boundary's part that rendered goes in the page where it stands (none held for a script to reveal), as without the Suspense.
-      progressiveChunkSize: handingOver ? Infinity : undefined,
-    });
-    const empty = () => (box.page = null);
-    html.allReady.then(empty, empty);
-    return html;
-  };
+  const reported: ReportedErrors = new Map();
+  const page = pageElement(root as ReactNode, options);
   let html: ReadableStream<Uint8Array>;
   try {
-    html = await render(false);
+    html = await renderPage(page, formState, options, fizzOnError(report, reported, false), false);
   } catch (error) {
     if (!handedOverToBoundaries(error, parts, options.signal)) throw error;
     // Once what its shell needs is there: what the boundaries hold goes in the HTML, not after it.
     await settledOrAborted(parts.tree.shellSettled(), options.signal);
     if (options.signal?.aborted) throw error;
-    html = await render(true);
+    html = await renderPage(page, formState, options, fizzOnError(report, reported, true), true);
   }
   return injectFlightPayload(html, parts.flight, options.nonce);
 }

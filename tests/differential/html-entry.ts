@@ -1,10 +1,11 @@
 // Server-graph entry for the fused HTML test: each corpus case rendered by
 // React's own Flight server and by contrail's fused path, in one bundle.
+import { Suspense, createElement as h } from "react";
 import * as stock from "react-server-dom-webpack/server.edge";
 import { renderForHTML, type HTMLParts } from "../../core/index.ts";
 import { digestOf, type Case } from "../corpus/case.ts";
 import { corpus } from "../corpus/index.ts";
-import { clientManifest as corpusManifest } from "../corpus/server-references.ts";
+import { clientManifest as corpusManifest, Show } from "../corpus/server-references.ts";
 import { serverFunctionCases, serverFunctionManifest } from "./server-function-cases.ts";
 
 const clientManifest = { ...corpusManifest, ...serverFunctionManifest };
@@ -28,4 +29,13 @@ export function renderCase(name: string): { stock: ReadableStream<Uint8Array> | 
     stock: testCase.expectedHTML ?? stock.renderToReadableStream(forStock.model, clientManifest, forStock.options),
     fused: renderForHTML(forFused.model, clientManifest, forFused.options),
   };
+}
+
+/** A page whose payload holds `items` objects made for this render alone, below a boundary that waits. */
+export function renderDataPage(items: number): HTMLParts {
+  async function Data() {
+    await Promise.resolve();
+    return h(Show, { value: Array.from({ length: items }, (_, i) => ({ id: i, name: `item ${i}`, price: i / 4, tags: ["a", "b"] })) });
+  }
+  return renderForHTML(h("main", null, h(Suspense, { fallback: "…" }, h(Data))), clientManifest, { onError: digestOf });
 }
