@@ -8,6 +8,7 @@ import { liveTimers } from "./live-timers.ts";
 import "../support/global-async-local-storage.ts";
 import { cacheSignal, createElement as h, Suspense } from "react";
 import { scenarios } from "../../bench/scenarios.ts";
+import { collectGarbage } from "../support/garbage.ts";
 import { listenWithFetch, listenWithNodeServer } from "../support/listen.ts";
 
 // Loaded once AsyncLocalStorage is a global (Bun may evaluate a static import first).
@@ -118,23 +119,13 @@ export function modelFor(url: URL): unknown {
   return undefined;
 }
 
-/** Heap in use after a full collection (started with --expose-gc on Node and Deno). */
-function heapAfterGC(): number {
-  const Bun = (globalThis as any).Bun;
-  for (let i = 0; i < 2; i++) {
-    if (Bun) Bun.gc(true);
-    else (globalThis as any).gc?.();
-  }
-  return process.memoryUsage().heapUsed;
-}
-
 const onError = (error: unknown) => "digest:" + (error instanceof Error ? error.message : String(error));
 
 /** Routes every runtime's server shares: React's own renders and the counters. */
 function sharedRoute(url: URL): Response | undefined {
   if (url.pathname === "/calls") return Response.json({ ...counters, liveTimers: liveTimers() });
   if (url.pathname === "/pass") return (pass(url.searchParams.get("gate")!), new Response("passed"));
-  if (url.pathname === "/heap") return Response.json({ heapUsed: heapAfterGC() });
+  if (url.pathname === "/heap") return Response.json({ heapUsed: collectGarbage() });
   if (url.pathname.startsWith("/stock/")) {
     return new Response(stock.renderToReadableStream(modelFor(url), clientManifest, { onError }), { headers: { "content-type": "text/x-component" } });
   }
