@@ -118,7 +118,8 @@ export function renderToReadableStream(
 
 /** What the HTML path needs from one render: the payload, and the tree built from the same rows. */
 export interface HTMLParts {
-  flight: ReadableStream<Uint8Array>;
+  /** The payload's render: `renderToHTMLStream` pipes it into the page's scripts. */
+  flight: FlightRender;
   tree: FlightTree;
 }
 
@@ -133,5 +134,5 @@ export function renderForHTML(model: unknown, clientManifest: ClientManifest, op
   const { formState, ...renderOptions } = options ?? {};
   const tree = new FlightTree();
   const envelope = { root: model, formState: formState ?? null };
-  return { flight: toReadableStream(renderToSink(envelope, clientManifest, renderOptions, tree)), tree };
+  return { flight: renderToSink(envelope, clientManifest, renderOptions, tree), tree };
 }

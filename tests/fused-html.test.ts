@@ -40,7 +40,7 @@ async function stockHTML(flight: ReadableStream<Uint8Array>): Promise<string> {
 // The fused payload is the page's envelope ({ root, formState }), the stock one the bare model.
 async function fusedHTML(parts: any): Promise<string> {
   const page = pageOf(parts, clientModuleExports);
-  await new Response(parts.flight).arrayBuffer();
+  await new Promise((resolve, reject) => parts.flight.pipe({ write() {}, close: resolve, error: reject }));
   return renderHTML(page.then((envelope) => envelope.root));
 }
 
@@ -67,6 +67,18 @@ test("a bound server function waits for its bound arguments' row", async () => {
       '<input type="hidden" name="$ACTION_0:0" value="{&quot;id&quot;:&quot;./actions#save&quot;,&quot;bound&quot;:&quot;$@1&quot;}"/>' +
       '<input type="hidden" name="$ACTION_0:1" value="[42]"/></form>',
   );
+});
+
+// Stock React's client components get props decoded from the payload; the
+// fused tree gives them copies, so one that changes its props while it
+// renders changes neither the server's data nor the payload.
+test("a client component that changes its props while rendering leaves the server's data and the payload as they were", async () => {
+  const before = entry.cachedAsJSON();
+  const page = async () => new Response(await renderToHTMLStream(entry.renderCachedDataPage(), { clientModules: clientModuleExports, onError() {} })).text();
+  const first = await page();
+  ok(first.includes("<li>item 3 (top) plain,sorted</li><li>item 2 plain</li><li>item 1 plain</li>"), "the component rendered its change");
+  strictEqual(entry.cachedAsJSON(), before);
+  strictEqual(await page(), first);
 });
 
 // Renders leave timers behind (React's and the Flight scheduler's), which run

@@ -6,7 +6,7 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { join } from "node:path";
 import { loadApp } from "../core/bundle/app.ts";
-import { flightScript, injectFlightPayload } from "../core/html/inline-payload.ts";
+import { flightScript, injectFlightPayload, type PayloadSource } from "../core/html/inline-payload.ts";
 import { FLIGHT_DATA_GLOBAL, inlinePayloadStream } from "../core/html/payload-stream.ts";
 import { currentApp } from "../core/serve/app-context.ts";
 import { ClientDisconnected } from "../core/serve/disconnect.ts";
@@ -266,9 +266,13 @@ async function streamSweepPage(padding: number): Promise<StreamedPage> {
   const gates = [0, 1].map(() => new Promise<void>((resolve) => opens.push(resolve)));
   const url = `http://localhost/sweep?padding=${padding}`;
   const parts = sizes.renderPage(url, gates);
-  const [forPage, copy] = (parts.flight as ReadableStream<Uint8Array>).tee();
-  parts.flight = forPage;
-  const flight = new Response(copy).arrayBuffer();
+  // The payload as the page's scripts receive it, each flush copied on its way (the page's sink may get views of a reused buffer).
+  const render: PayloadSource = parts.flight;
+  const written: Uint8Array<ArrayBuffer>[] = [];
+  parts.flight = {
+    pipe: (sink) => render.pipe({ ...sink, write: (chunk) => (written.push(chunk.slice()), sink.write(chunk)) }),
+    cancel: (reason) => render.cancel(reason),
+  } satisfies PayloadSource;
   const reader = (await currentApp()!.html(parts, { signal: new AbortController().signal, url })).getReader();
   // Fatal: a script between the bytes of one character would make the page invalid UTF-8.
   const decoder = new TextDecoder("utf-8", { fatal: true });
@@ -285,7 +289,7 @@ async function streamSweepPage(padding: number): Promise<StreamedPage> {
     tail = text.slice(-LATE_1.length);
   }
   texts.push(decoder.decode());
-  return { html: texts.join(""), flight: new Uint8Array(await flight) };
+  return { html: texts.join(""), flight: new Uint8Array(await new Blob(written).arrayBuffer()) };
 }
 
 const PAYLOAD_OPENING = `<script>(self.${FLIGHT_DATA_GLOBAL}||=[]).push(`;

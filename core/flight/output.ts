@@ -141,8 +141,12 @@ export class RowQueue {
     length = writeParts(this.errors, length);
     this.imports.length = this.hints.length = this.debug.length = this.rows.length = this.errors.length = 0;
     const piece = sink.maxChunk ?? length;
+    const copies = sink.copiesChunks === true;
     let ready = true;
-    for (let start = 0; start < length; start += piece) ready = sink.write(scratch.slice(start, Math.min(start + piece, length))) !== false;
+    for (let start = 0; start < length; start += piece) {
+      const end = Math.min(start + piece, length);
+      ready = sink.write(copies ? scratch.subarray(start, end) : scratch.slice(start, end)) !== false;
+    }
     return ready;
   }
 }

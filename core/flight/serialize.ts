@@ -432,24 +432,26 @@ function plainData(value: object, loc: number): unknown {
   return plain;
 }
 
+// A copy starts as a shallow one, which the engines make natively, in the
+// source's shape; only its containers are then replaced by their copies.
 function plainItems(items: readonly unknown[], loc: number, depth: number, copy: boolean): unknown {
-  const out = copy ? new Array(items.length) : (items as unknown[]);
+  const out = copy ? items.slice() : (items as unknown[]);
   for (let i = 0; i < items.length; i++) {
     const item = plainValue(items[i], loc, i, depth, copy);
     if (item === NOT_PLAIN) return NOT_PLAIN;
-    if (copy) out[i] = item;
+    if (copy && typeof item === "object") out[i] = item;
   }
   return out;
 }
 
 function plainProperties(object: Record<string, unknown>, loc: number, depth: number, copy: boolean): unknown {
-  const out: Record<string, unknown> = copy ? {} : object;
+  const out: Record<string, unknown> = copy ? { ...object } : object;
   for (const key in object) {
     cursor.rowSize += key.length + 4;
     const item = plainValue(object[key], loc, key, depth, copy);
     // A copy's own "__proto__" needs defining: the walk does it.
     if (item === NOT_PLAIN || (copy && key === "__proto__")) return NOT_PLAIN;
-    if (copy) out[key] = item;
+    if (copy && typeof item === "object") out[key] = item;
   }
   return out;
 }

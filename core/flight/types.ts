@@ -41,6 +41,12 @@ export interface Sink {
   write(chunk: Uint8Array): boolean | void;
   /** The most bytes one `write` may carry. */
   maxChunk?: number;
+  /**
+   * `write` is done with its chunk when it returns (it copied or sent the
+   * bytes): it may then be given a view of the buffer the next flush reuses,
+   * rather than a copy of its own.
+   */
+  copiesChunks?: boolean;
   flush?(): void;
   close(): void;
   error(reason: unknown): void;

@@ -4,6 +4,7 @@
 // Text goes as an escaped string literal that can never leave its script;
 // bytes that are not UTF-8 (binary rows) go as base64.
 import { Buffer, isUtf8 } from "node:buffer";
+import type { Sink } from "../flight/types.ts";
 import { ClientDisconnected, outputStream, type StreamOutput } from "../serve/disconnect.ts";
 import { FLIGHT_DATA_GLOBAL } from "./payload-stream.ts";
 
@@ -131,6 +132,37 @@ export function flightScript(chunk: Uint8Array, nonce?: string): string {
   return decoder.decode(flightScriptBytes(chunk, scriptOpening(nonce)));
 }
 
+/**
+ * Where a page's payload comes from: a Flight render (`FlightRender` of
+ * ../index.ts), which writes its flushes straight into the page's scripts, or
+ * a byte stream (React's own Flight server's, for instance).
+ */
+export interface PayloadSource {
+  pipe(sink: Sink): void;
+  /** The page went away: stop producing the payload. */
+  cancel(reason: unknown): void;
+}
+
+function streamSource(stream: ReadableStream<Uint8Array>): PayloadSource {
+  const reader = stream.getReader();
+  return {
+    pipe(sink) {
+      const pump = async () => {
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) return sink.close();
+          sink.write(value);
+        }
+      };
+      pump().catch((error) => sink.error(error));
+    },
+    cancel: (reason) => void reader.cancel(reason).catch(() => {}),
+  };
+}
+
+/** The most payload bytes one script carries: on Node, larger buffers are memory mapped afresh each time. */
+const SCRIPT_PAYLOAD_BYTES = 64 * 1024;
+
 const CLOSING_TAGS = encoder.encode("</body></html>");
 
 /**
@@ -165,10 +197,10 @@ function takeClosingTags(chunks: Uint8Array[]): boolean {
  * where a flush ended. The scripts waiting go out there; until the next
  * chunk, scripts go out as they come.
  */
-export function injectFlightPayload(html: ReadableStream<Uint8Array>, flight: ReadableStream<Uint8Array>, nonce?: string): ReadableStream<Uint8Array> {
+export function injectFlightPayload(html: ReadableStream<Uint8Array>, flight: PayloadSource | ReadableStream<Uint8Array>, nonce?: string): ReadableStream<Uint8Array> {
   const opening = scriptOpening(nonce);
   const htmlReader = html.getReader();
-  const flightReader = flight.getReader();
+  const payload = "getReader" in flight ? streamSource(flight) : flight;
   // Every write goes through `output`, which drops it once the page's reader
   // went away (../serve/disconnect.ts): that may happen inside any enqueue.
   let output!: StreamOutput<Uint8Array>;
@@ -218,24 +250,29 @@ export function injectFlightPayload(html: ReadableStream<Uint8Array>, flight: Re
     htmlDone = true;
     finish();
   };
-  const pumpFlight = async () => {
-    for (;;) {
-      const { value, done } = await flightReader.read();
+  // Each flush of the payload becomes scripts as it is written (a script is a copy: the chunk may be a view of the render's buffer).
+  const payloadSink: Sink = {
+    write(chunk) {
       if (!output.open) return;
-      if (done) break;
-      const script = flightScriptBytes(value, opening);
+      const script = flightScriptBytes(chunk, opening);
       if (atRest) output.enqueue(script);
       else scripts.push(script);
-    }
-    flightDone = true;
-    finish();
+    },
+    maxChunk: SCRIPT_PAYLOAD_BYTES,
+    copiesChunks: true,
+    close() {
+      if (!output.open) return;
+      flightDone = true;
+      finish();
+    },
+    error: (reason) => fail(reason),
   };
   /** Stops both renders (react-dom/server's and Flight's abort on cancel) and what was waiting to be sent. */
   const stop = (reason: unknown) => {
     if (restCheck !== undefined) clearImmediate(restCheck);
     flushed.length = scripts.length = 0;
     htmlReader.cancel(reason).catch(() => {});
-    flightReader.cancel(reason).catch(() => {});
+    payload.cancel(reason);
   };
   const fail = (error: unknown) => {
     if (!output.open) return;
@@ -246,7 +283,7 @@ export function injectFlightPayload(html: ReadableStream<Uint8Array>, flight: Re
     start(started) {
       output = started;
       pumpHTML().catch(fail);
-      pumpFlight().catch(fail);
+      payload.pipe(payloadSink);
     },
     // Whoever reads the page went away: an answer's client, most often. Not an error of the page's.
     cancel: () => stop(new ClientDisconnected()),

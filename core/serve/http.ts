@@ -366,7 +366,7 @@ async function htmlAnswer<Req>(page: PageRequest<Req>, model: unknown, response:
     const digest = (error as { digest?: unknown } | null)?.digest;
     const control = context.lastResort ? null : parseControlDigest(digest);
     if (control === null) return errorDocumentResponse(served, digest, error);
-    if (!parts.flight.locked) parts.flight.cancel(error).catch(() => {});
+    parts.flight.cancel(error);
     return controlFlowAnswer(page, control, response);
   }
   return new Response(body, { status: response.status, headers: pageHeaders(page, HTML_HEADERS, response.headers) });

@@ -16,6 +16,7 @@ const clientOnly = () => () => {
 export const Box = registerClientReference(clientOnly(), "./test-client", "Box") as any;
 export const ErrorBoundary = registerClientReference(clientOnly(), "./test-client", "ErrorBoundary") as any;
 export const Show = registerClientReference(clientOnly(), "./test-client", "Show") as any;
+export const SortInPlace = registerClientReference(clientOnly(), "./test-client", "SortInPlace") as any;
 export const testClientModule = createClientModuleProxy("./test-client");
 
 export const saveAction = registerServerReference(async function save(value: unknown) {

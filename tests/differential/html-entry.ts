@@ -5,7 +5,7 @@ import * as stock from "react-server-dom-webpack/server.edge";
 import { renderForHTML, type HTMLParts } from "../../core/index.ts";
 import { digestOf, type Case } from "../corpus/case.ts";
 import { corpus } from "../corpus/index.ts";
-import { clientManifest as corpusManifest, Show } from "../corpus/server-references.ts";
+import { clientManifest as corpusManifest, Show, SortInPlace } from "../corpus/server-references.ts";
 import { serverFunctionCases, serverFunctionManifest } from "./server-function-cases.ts";
 
 const clientManifest = { ...corpusManifest, ...serverFunctionManifest };
@@ -38,4 +38,13 @@ export function renderDataPage(items: number): HTMLParts {
     return h(Show, { value: Array.from({ length: items }, (_, i) => ({ id: i, name: `item ${i}`, price: i / 4, tags: ["a", "b"] })) });
   }
   return renderForHTML(h("main", null, h(Suspense, { fallback: "…" }, h(Data))), clientManifest, { onError: digestOf });
+}
+
+/** Data a server component keeps between requests (a module-level cache), as JSON. */
+const cached = [1, 2, 3].map((rank) => ({ rank, label: `item ${rank}`, tags: ["plain"] }));
+export const cachedAsJSON = () => JSON.stringify(cached);
+
+/** A page passing the cached data to a client component that changes its props while it renders. */
+export function renderCachedDataPage(): HTMLParts {
+  return renderForHTML(h("main", null, h(SortInPlace, { items: cached })), clientManifest, { onError: digestOf });
 }

@@ -17,9 +17,9 @@ const stock = await import("react-server-dom-webpack/server.edge");
 const adapter = process.argv[2];
 const clientManifest = {};
 // Components called, and called after their request was aborted; /slow renders
-// started, ended (their cacheSignal fired) and run to their end; rejections
-// nobody handled.
-const counters = { calls: 0, callsAfterAbort: 0, started: 0, ended: 0, completed: 0, unhandled: 0 };
+// started, ended (their cacheSignal fired) and run to their end; /bulk
+// sections rendered; rejections nobody handled.
+const counters = { calls: 0, callsAfterAbort: 0, started: 0, ended: 0, completed: 0, bulk: 0, unhandled: 0 };
 process.on("unhandledRejection", () => void counters.unhandled++);
 
 /**
@@ -99,6 +99,13 @@ async function Step({ n, gate }: { n: number; gate: string | null }): Promise<an
   return h("b", null, "end");
 }
 
+/** About 2 MB of rows of its own once `gate` lets it through: a flush larger than a socket's buffers. */
+async function Bulk({ n, gate }: { n: number; gate: string | null }) {
+  await pause(gate, 5);
+  counters.bulk++;
+  return h("section", null, Array.from({ length: 4000 }, (_, i) => h("p", { key: i, title: `bulk ${n} row ${i}` }, `${n}:${i} `.padEnd(400, String.fromCharCode(97 + ((n + i) % 26))))));
+}
+
 function RootError(): never {
   throw new Error("root failure");
 }
@@ -113,6 +120,8 @@ export function modelFor(url: URL): unknown {
       return h("main", null, h("h1", null, "shell"), h(Suspense, { fallback: h("p", null, "loading") }, h(Late, { delay: Number(url.searchParams.get("delay") ?? 50), gate })));
     case "/slow":
       return h(Tracked, null, h("main", null, h("p", null, "shell"), h(Suspense, { fallback: "…" }, h(Step, { n: 200, gate }))));
+    case "/bulk":
+      return h("main", null, [0, 1, 2, 3].map((n) => h(Suspense, { key: n, fallback: "…" }, h(Bulk, { n, gate }))));
     case "/root-error":
       return h(RootError);
   }
