@@ -13,7 +13,7 @@ export function toDirectStream(render: FlightRender): ReadableStream<Uint8Array>
       return new Promise<void>((resolve) => {
         render.pipe({
           write: (chunk) => void controller.write(chunk),
-          // Bun's sinks copy what `write` gets (tests/adapters.test.ts: "a direct stream keeps each chunk's bytes").
+          // Bun's sinks copy what `write` gets (tests/adapters.test.ts: flushes that wait in the server's buffers arrive byte for byte).
           copiesChunks: true,
           flush: () => void controller.flush(),
           close: () => {
