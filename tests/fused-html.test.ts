@@ -75,10 +75,13 @@ test("a bound server function waits for its bound arguments' row", async () => {
 test("a client component that changes its props while rendering leaves the server's data and the payload as they were", async () => {
   const before = entry.cachedAsJSON();
   const page = async () => new Response(await renderToHTMLStream(entry.renderCachedDataPage(), { clientModules: clientModuleExports, onError() {} })).text();
-  const first = await page();
-  ok(first.includes("<li>item 3 (top) plain,sorted</li><li>item 2 plain</li><li>item 1 plain</li>"), "the component rendered its change");
-  strictEqual(entry.cachedAsJSON(), before);
-  strictEqual(await page(), first);
+  const rendered = "<main><ol><li>item 3 (top) plain,sorted</li><li>item 2 plain</li><li>item 1 plain</li></ol></main>";
+  for (let i = 0; i < 2; i++) {
+    const html = await page();
+    ok(html.startsWith(rendered), "the component rendered its change, from the data as it was");
+    ok(html.includes(`{"items":${before}}`), "the payload holds the data as it was");
+    strictEqual(entry.cachedAsJSON(), before);
+  }
 });
 
 // Renders leave timers behind (React's and the Flight scheduler's), which run
