@@ -3,6 +3,7 @@
 // each call a cell measures. A loaded machine inflates it much less than
 // wall time.
 import { readFileSync, readdirSync } from "node:fs";
+import { WARM_UP_MS } from "../core/bench/timing.ts";
 
 // /proc/<pid>/stat counts CPU time in clock ticks of 10 ms (USER_HZ on Linux).
 const TICK_MS = 10;
@@ -52,13 +53,6 @@ function commandName(pid: number): string | undefined {
   }
 }
 
-const WARMUP_CALLS = 50;
-const WARMUP_MS = 300;
-// A call slower than 40 ms (a large page under React's development build) is
-// warm long before its 50th: the warm-up stops at 2 s, or one such cell
-// would take minutes.
-const WARMUP_MAX_MS = 2000;
-
 /** `min_cpu_time` (ns) and `min_samples`, the names mitata's options give them. */
 interface MeasureOptions {
   min_cpu_time: number;
@@ -69,21 +63,18 @@ interface MeasureOptions {
  * The wall time of `run` (the median call, `ms`) and the CPU time it takes
  * per call (`cpuMs`): the process's, every thread's (the collector's and the
  * compilers' count, as a server pays them), from `process.cpuUsage`, which
- * all three runtimes give in microseconds. First a warm-up as React's
- * flight-ssr-bench does (50 calls, and at least WARMUP_MS, at most
- * WARMUP_MAX_MS), so the optimizing compilers are done; then calls back to
- * back, as a busy server makes them, until they used `min_cpu_time` and
- * `min_samples` were made.
+ * all three runtimes give in microseconds. First a warm-up of WARM_UP_MS
+ * (longer than React's flight-ssr-bench's 50 calls: the optimizing
+ * compilers take seconds, and their threads' CPU time would count), then
+ * calls back to back, as a busy server makes them, until they used
+ * `min_cpu_time` and `min_samples` were made.
  * No forced collection is counted against the calls (mitata's measure
  * starts with one).
  */
 export async function measureWithCpu(run: () => unknown, options: MeasureOptions): Promise<{ ms: number; cpuMs: number }> {
-  const warmupStart = performance.now();
-  for (let i = 0; ; i++) {
-    const elapsed = performance.now() - warmupStart;
-    if ((i >= WARMUP_CALLS && elapsed >= WARMUP_MS) || elapsed >= WARMUP_MAX_MS) break;
-    await run();
-  }
+  const warmUntil = performance.now() + WARM_UP_MS;
+  do await run();
+  while (performance.now() < warmUntil);
   const walls: number[] = [];
   const before = process.cpuUsage();
   let cpuMs = 0;
