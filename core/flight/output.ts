@@ -30,6 +30,8 @@ export interface RowListener {
   streamClose(id: number, returned: string | null): void;
   /** Production: the walk keeps each host element on its JSON-ready value (see ORIGINAL in tree.ts). */
   reusesElements?: boolean;
+  /** A copy the plain-data check made (./serialize.ts): plain data all through, a value the listener takes as it is. */
+  plainCopy(value: object): void;
 }
 
 /** Completed rows, written through one method per kind of row. */

@@ -416,8 +416,10 @@ function plainData(value: object, loc: number): unknown {
   const locCount = request.locKey.length;
   const { seenOther } = request;
   const { rowSize } = cursor;
-  const copy = request.queue.listener !== null;
+  const listener = request.queue.listener;
+  const copy = listener !== null;
   const plain = isArray(value) ? plainItems(value, loc, 0, copy) : plainProperties(value as Record<string, unknown>, loc, 0, copy);
+  if (copy && plain !== NOT_PLAIN) listener.plainCopy(plain as object);
   if (plain === NOT_PLAIN) {
     cursor.rowSize = rowSize;
     // Most checks fail at once (a list of elements), having recorded nothing.

@@ -390,6 +390,11 @@ export class FlightTree implements RowListener {
 
   // ---- values
 
+  /** The plain-data check's copies revive to themselves: known at once, not checked again value by value. */
+  plainCopy(value: object): void {
+    this.revivedOf.set(value, value);
+  }
+
   clientComponent(metadata: unknown[]): unknown {
     const [moduleId, , name] = metadata as [string, unknown, string];
     const exports = this.clientModules[moduleId];
@@ -415,7 +420,8 @@ export class FlightTree implements RowListener {
   // The JSON-ready values are the walk's own copies, never seen by user
   // code: an array or object in which nothing changes when revived (no
   // references, escapes or elements inside) is its own revived value, so
-  // plain data (a client component's props) is checked, not copied. Only
+  // it is checked, not copied; the plain-data check's copies (a client
+  // component's props) are known to be such, and not checked. Otherwise only
   // the copies made are remembered: a value that is its own revival is the
   // same object wherever a path refers to it. A path back to a value still
   // being checked (a cycle) makes its copy at once (see `copyOf`).
