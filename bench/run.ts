@@ -74,6 +74,8 @@ const FRAMEWORK_BENCH = process.argv.includes("--no-frameworks")
 const STARTUP_PROCESSES = quick ? 3 : 7;
 const DEV_LOOP_REPEATS = quick ? 3 : 5;
 const IMPLS = ["stock", "patched", "contrail"];
+/** The full HTML response: React's pipeline, contrail's fused path, and plain react-dom/server (the anchor). */
+const HTML_IMPLS = ["stock", "contrail", "plain"];
 const STAGES = ["flight", "flight-dev", "decode", "decode+html", "pipeline"];
 const bin = (name: string) => join(root, "node_modules", ".bin", name);
 const ALL_RUNTIMES: Record<string, (conditions: string[]) => string[]> = {
@@ -214,13 +216,10 @@ for (const runtime of Object.keys(RUNTIMES)) {
       measurements.push(...runCell(runtime, true, "cell-stream.ts", [payloadDir, STREAM_SCENARIOS.join(",")]));
       console.error(`  ${runtime} round ${round + 1}: stream done`);
     }
-    if (HTML_SCENARIOS.length) {
-      measurements.push(...runCell(runtime, false, "cell-html.ts", [HTML_SCENARIOS.join(",")]));
-      console.error(`  ${runtime} round ${round + 1}: html done`);
-    }
-    if (DEV_HTML_SCENARIOS.length) {
-      measurements.push(...runCell(runtime, false, "cell-html.ts", [DEV_HTML_SCENARIOS.join(",")], "development"));
-      console.error(`  ${runtime} round ${round + 1}: html (development) done`);
+    for (const impl of HTML_IMPLS) {
+      if (HTML_SCENARIOS.length) measurements.push(...runCell(runtime, false, "cell-html.ts", [impl, HTML_SCENARIOS.join(",")]));
+      if (DEV_HTML_SCENARIOS.length) measurements.push(...runCell(runtime, false, "cell-html.ts", [impl, DEV_HTML_SCENARIOS.join(",")], "development"));
+      console.error(`  ${runtime} round ${round + 1}: html ${impl} done`);
     }
   }
 }
