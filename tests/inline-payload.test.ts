@@ -32,15 +32,16 @@ const hostile = [
   "4:T1e,it's a \\ text row\r\n with CR, NUL\u00001 and \\' quotes\n",
 ];
 
+function assertStaysAScript(script: string): void {
+  const body = script.slice(script.indexOf(">") + 1, -"</script>".length);
+  ok(!/<\/script/i.test(body), "</script in " + body);
+  ok(!/<!--/.test(body) && !/<script/i.test(body), "<!-- or <script in " + body);
+  ok(!/[\u2028\u2029]/.test(body), "raw U+2028/U+2029 in " + body);
+  ok(!/[\r\0]/.test(body), "raw CR or NUL (the HTML parser changes them) in " + body);
+}
+
 test("scripts never end early, whatever the rows hold", () => {
-  for (const text of hostile) {
-    const script = flightScript(encoder.encode(text));
-    const body = script.slice(script.indexOf(">") + 1, -"</script>".length);
-    ok(!/<\/script/i.test(body), "</script in " + body);
-    ok(!/<!--/.test(body) && !/<script/i.test(body), "<!-- or <script in " + body);
-    ok(!/[\u2028\u2029]/.test(body), "raw U+2028/U+2029 in " + body);
-    ok(!/[\r\0]/.test(body), "raw CR or NUL (the HTML parser changes them) in " + body);
-  }
+  for (const text of hostile) assertStaysAScript(flightScript(encoder.encode(text)));
 });
 
 test("text chunks arrive byte for byte", async () => {
@@ -48,6 +49,23 @@ test("text chunks arrive byte for byte", async () => {
   const scope = {};
   runScripts(flightScript(original.subarray(0, 50)) + flightScript(original.subarray(50)), scope);
   deepStrictEqual(await bytesFrom(scope), original);
+});
+
+// Chunks of ASCII and chunks with other characters are searched differently (on Deno).
+test("each character to escape is escaped at every offset, beside another, in chunks of ASCII and not", async () => {
+  const escaped = ["\\", "'", "<", "\n", "\r", "\0", "\u2028", "\u2029"];
+  for (const char of escaped) {
+    for (const other of ["", "<", "é"]) {
+      for (let at = 0; at <= 24; at++) {
+        const original = encoder.encode("a".repeat(at) + char + "b".repeat(24 - at) + other + "c</script>");
+        const script = flightScript(original);
+        assertStaysAScript(script);
+        const scope = {};
+        runScripts(script, scope);
+        deepStrictEqual(await bytesFrom(scope), original, JSON.stringify([char, other, at]));
+      }
+    }
+  }
 });
 
 test("bytes that are not UTF-8 (binary rows, split characters) go as base64", async () => {

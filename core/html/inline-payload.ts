@@ -44,8 +44,30 @@ function isLineSeparator(chunk: Uint8Array, i: number): boolean {
 
 // Node's and Bun's Buffer finds a byte natively, many times faster than a
 // loop, so each kind of byte is searched for on its own. Deno's Buffer and
-// Uint8Array's indexOf are loops: one pass over the bytes is cheaper there.
-const escapesOf: (chunk: Uint8Array) => Escapes = (globalThis as any).Deno ? escapesInOnePass : escapesByKind;
+// Uint8Array's indexOf are loops; there a chunk of ASCII is decoded (at
+// memory speed) and searched as text, whose indexOf is native: each
+// character stands at its byte's offset. Other chunks take one pass.
+const escapesOf: (chunk: Uint8Array) => Escapes = (globalThis as any).Deno ? escapesAsText : escapesByKind;
+
+/** The characters to escape in ASCII text, each with how much longer escaping makes it. */
+const ASCII_ESCAPES = [...BYTE_ESCAPES].map(([byte, escape]) => [String.fromCharCode(byte), escape.length - 1] as const);
+
+function escapesAsText(chunk: Uint8Array): Escapes {
+  const text = decoder.decode(chunk);
+  // Any byte past ASCII is part of a character that decodes to fewer UTF-16 units than it has bytes.
+  if (text.length !== chunk.length) return escapesInOnePass(chunk);
+  const at: number[] = [];
+  let extra = 0;
+  let kinds = 0;
+  for (const [char, more] of ASCII_ESCAPES) {
+    const before = at.length;
+    for (let i = text.indexOf(char); i !== -1; i = text.indexOf(char, i + 1)) at.push(i);
+    extra += (at.length - before) * more;
+    if (at.length > before) kinds++;
+  }
+  if (kinds > 1) at.sort((a, b) => a - b);
+  return { at, extra };
+}
 
 function escapesByKind(chunk: Uint8Array): Escapes {
   const indexOf = (byte: number, from: number): number => Buffer.prototype.indexOf.call(chunk, byte, from);
