@@ -2,7 +2,7 @@
 // serializer of our own, read by React's own client.
 import "./flight/dev/console.ts";
 import type { RowListener } from "./flight/output.ts";
-import { createRequest, type Request } from "./flight/request.ts";
+import { CLOSED, createRequest, type Request } from "./flight/request.ts";
 import { FlightTree } from "./html/tree.ts";
 import { outputStream } from "./serve/disconnect.ts";
 import { abort, startFlowing, startWork, stopFlowing } from "./flight/scheduler.ts";
@@ -59,16 +59,32 @@ function shellReady(request: Request): Promise<void> {
  * sees every row as a value when it is written (the HTML path's tree).
  */
 export function renderToSink(model: unknown, clientManifest: ClientManifest, options?: RenderOptions, listener?: RowListener): FlightRender {
+  return flightRender(startRender(model, clientManifest, options, listener));
+}
+
+function startRender(model: unknown, clientManifest: ClientManifest, options: RenderOptions | undefined, listener: RowListener | undefined): Request {
   const request = createRequest(clientManifest, options);
   request.queue.listener = listener ?? null;
   startWork(request, model);
   attachAbortSignal(request, options?.signal);
+  return request;
+}
+
+function flightRender(request: Request): FlightRender {
   return {
     pipe: (sink) => startFlowing(request, sink),
     abort: (reason) => abort(request, reason),
     cancel: (reason) => stopFlowing(request, reason),
     shellReady: () => shellReady(request),
   };
+}
+
+function allReady(request: Request): Promise<void> {
+  return new Promise((resolve) => {
+    if (request.pending === 0 || request.status === CLOSED) return resolve();
+    const before = request.onAllReady;
+    request.onAllReady = () => (before?.(), resolve());
+  });
 }
 
 function attachAbortSignal(request: Request, signal: AbortSignal | undefined): void {
@@ -121,6 +137,8 @@ export interface HTMLParts {
   /** The payload's render: `renderToHTMLStream` pipes it into the page's scripts. */
   flight: FlightRender;
   tree: FlightTree;
+  /** Settles once the render has written every row, or failed: nothing it promised is still rendering. */
+  allReady(): Promise<void>;
 }
 
 /**
@@ -134,5 +152,6 @@ export function renderForHTML(model: unknown, clientManifest: ClientManifest, op
   const { formState, ...renderOptions } = options ?? {};
   const tree = new FlightTree();
   const envelope = { root: model, formState: formState ?? null };
-  return { flight: renderToSink(envelope, clientManifest, renderOptions, tree), tree };
+  const request = startRender(envelope, clientManifest, renderOptions, tree);
+  return { flight: flightRender(request), tree, allReady: () => allReady(request) };
 }

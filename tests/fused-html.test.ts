@@ -101,6 +101,18 @@ test("pages rendered back to back in one macrotask are not kept alive by the tim
   ok(grown < 5e6, `the heap grew ${(grown / 1e6).toFixed(1)} MB over 20 more pages`);
 });
 
+// As plain react-dom/server renders an async component whose data is in
+// memory: what the Flight render completes in its turn is ready for
+// react-dom/server, which renders it where it stands.
+test("a boundary whose server component waits for microtasks alone is in the HTML where it stands; one that waits for a timer streams in behind its fallback", async () => {
+  const page = async (timerMs?: number) =>
+    new Response(await renderToHTMLStream(entry.renderWaitingPage(timerMs), { clientModules: clientModuleExports, onError() {} })).text();
+  const inPlace = await page();
+  ok(inPlace.includes("<main><!--$--><p>content</p><!--/$--></main>") && !inPlace.includes("<i>fallback</i>"), inPlace);
+  const streamed = await page(30);
+  ok(streamed.includes("<i>fallback</i>") && streamed.indexOf("<i>fallback</i>") < streamed.indexOf("<p>content</p>"), streamed);
+});
+
 test("cleanup", () => rmSync(outdir, { recursive: true, force: true }));
 
 await run(`fused HTML (${(entry.htmlCases as string[]).length} cases)`);

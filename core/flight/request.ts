@@ -92,6 +92,8 @@ export interface Request {
   /** The root row (the shell): undefined while pending, null once written, or the digest it failed with. */
   shell: string | null | undefined;
   onShell: (() => void) | null;
+  /** Called once no row is pending any more, or the render failed. */
+  onAllReady: (() => void) | null;
   /** Once aborted: the error row every unfinished part refers to (-1 before), and its digest. */
   abortErrorId: number;
   abortDigest: string;
@@ -144,6 +146,7 @@ export function createRequest(manifest: ClientManifest, options: RenderOptions |
     fatalError: undefined,
     shell: undefined,
     onShell: null,
+    onAllReady: null,
     abortErrorId: -1,
     abortDigest: "",
     dev: null,
@@ -174,6 +177,11 @@ export function settleShell(request: Request, digest: string | null): void {
   request.shell = digest;
   request.onShell?.();
   request.onShell = null;
+}
+
+export function settleAllReady(request: Request): void {
+  request.onAllReady?.();
+  request.onAllReady = null;
 }
 
 /** Logs `error` and writes it as a new error row; returns the row's id. */

@@ -27,6 +27,7 @@ import {
   TASK_RENDERING,
   emitErrorRow,
   logError,
+  settleAllReady,
   settleShell,
   type Request,
   type Task,
@@ -164,7 +165,7 @@ export function renderInOwnRow(model: unknown, keyPath: string | null, implicitS
 export function finishTask(request: Request, task: Task, status = TASK_DONE): void {
   task.status = status;
   request.openTasks.delete(task);
-  request.pending--;
+  if (--request.pending === 0) settleAllReady(request);
 }
 
 /** The render was aborted before `task` was written: its row refers to the abort's error row. */
@@ -445,6 +446,7 @@ function fatalError(request: Request, error: unknown): void {
   request.fatalError = error;
   request.status = CLOSED;
   settleShell(request, "");
+  settleAllReady(request);
   request.cacheController.abort(new Error("The render was aborted due to a fatal error.", { cause: error }));
   const sink = request.sink;
   releaseRequest(request);

@@ -153,8 +153,28 @@ function renderPage(page: ReactNode, formState: unknown, options: HTMLOptions, o
   return rendering;
 }
 
+/**
+ * Settles once the Flight render has written every row, or its turn of the
+ * event loop has ended: what it completes without waiting for I/O (data
+ * cached or in memory, however many awaits deep) is ready before
+ * react-dom/server renders. So that part of the page is rendered where it
+ * stands, as plain react-dom/server renders it, rather than suspended on,
+ * sent as a fallback and streamed in behind it; a page waiting for I/O
+ * starts one turn later.
+ */
+function renderedThisTurn(parts: HTMLParts): Promise<void> {
+  return new Promise((resolve) => {
+    const turnEnded = setImmediate(resolve);
+    parts.allReady().then(() => {
+      clearImmediate(turnEnded);
+      resolve();
+    });
+  });
+}
+
 export async function renderToHTMLStream(parts: HTMLParts, options: HTMLOptions): Promise<ReadableStream<Uint8Array>> {
   const { root, formState } = await pageOf(parts, options.clientModules);
+  await settledOrAborted(renderedThisTurn(parts), options.signal);
   const report = options.onError ?? digestOrLog;
   const reported: ReportedErrors = new Map();
   const page = pageElement(root as ReactNode, options);

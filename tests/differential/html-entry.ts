@@ -40,6 +40,16 @@ export function renderDataPage(items: number): HTMLParts {
   return renderForHTML(h("main", null, h(Suspense, { fallback: "…" }, h(Data))), clientManifest, { onError: digestOf });
 }
 
+/** A page whose boundary's component awaits a hundred microtasks, then, given `timerMs`, a timer. */
+export function renderWaitingPage(timerMs?: number): HTMLParts {
+  async function Waits() {
+    for (let i = 0; i < 100; i++) await Promise.resolve();
+    if (timerMs !== undefined) await new Promise((resolve) => setTimeout(resolve, timerMs));
+    return h("p", null, "content");
+  }
+  return renderForHTML(h("main", null, h(Suspense, { fallback: h("i", null, "fallback") }, h(Waits))), clientManifest, { onError: digestOf });
+}
+
 /** Data a server component keeps between requests (a module-level cache), as JSON. */
 const cached = [1, 2, 3].map((rank) => ({ rank, label: `item ${rank}`, tags: ["plain"] }));
 export const cachedAsJSON = () => JSON.stringify(cached);
