@@ -103,13 +103,17 @@ test("pages rendered back to back in one macrotask are not kept alive by the tim
 
 // As plain react-dom/server renders an async component whose data is in
 // memory: what the Flight render completes in its turn is ready for
-// react-dom/server, which renders it where it stands.
-test("a boundary whose server component waits for microtasks alone is in the HTML where it stands; one that waits for a timer streams in behind its fallback", async () => {
-  const page = async (timerMs?: number) =>
-    new Response(await renderToHTMLStream(entry.renderWaitingPage(timerMs), { clientModules: clientModuleExports, onError() {} })).text();
-  const inPlace = await page();
-  ok(inPlace.includes("<main><!--$--><p>content</p><!--/$--></main>") && !inPlace.includes("<i>fallback</i>"), inPlace);
-  const streamed = await page(30);
+// react-dom/server, which renders it where it stands (up to a depth, see
+// YIELD_EVERY_ELEMENTS in core/html/tree.ts).
+test("a boundary whose server components wait for microtasks alone is in the HTML where it stands, rows deep; one that waits for a timer streams in behind its fallback", async () => {
+  const page = async (nested: number, timerMs?: number) =>
+    new Response(await renderToHTMLStream(entry.renderWaitingPage(nested, timerMs), { clientModules: clientModuleExports, onError() {} })).text();
+  for (const nested of [1, 2, 5, 10]) {
+    const inPlace = await page(nested);
+    const content = "<div>".repeat(nested - 1) + "<p>content</p>" + "</div>".repeat(nested - 1);
+    ok(inPlace.includes(`<main><!--$-->${content}<!--/$--></main>`) && !inPlace.includes("<i>fallback</i>"), `${nested} deep: ${inPlace}`);
+  }
+  const streamed = await page(1, 30);
   ok(streamed.includes("<i>fallback</i>") && streamed.indexOf("<i>fallback</i>") < streamed.indexOf("<p>content</p>"), streamed);
 });
 

@@ -1,6 +1,6 @@
 // Server-graph entry for the fused HTML test: each corpus case rendered by
 // React's own Flight server and by contrail's fused path, in one bundle.
-import { Suspense, createElement as h } from "react";
+import { Suspense, createElement as h, type ReactNode } from "react";
 import * as stock from "react-server-dom-webpack/server.edge";
 import { renderForHTML, type HTMLParts } from "../../core/index.ts";
 import { digestOf, type Case } from "../corpus/case.ts";
@@ -40,14 +40,20 @@ export function renderDataPage(items: number): HTMLParts {
   return renderForHTML(h("main", null, h(Suspense, { fallback: "…" }, h(Data))), clientManifest, { onError: digestOf });
 }
 
-/** A page whose boundary's component awaits a hundred microtasks, then, given `timerMs`, a timer. */
-export function renderWaitingPage(timerMs?: number): HTMLParts {
-  async function Waits() {
+/**
+ * A page whose boundary holds `nested` async components one inside another
+ * (each a row of its own), the innermost awaiting a hundred microtasks and
+ * then, given `timerMs`, a timer.
+ */
+export function renderWaitingPage(nested: number, timerMs?: number): HTMLParts {
+  async function Waits({ depth }: { depth: number }): Promise<ReactNode> {
+    await Promise.resolve();
+    if (depth > 1) return h("div", null, h(Waits, { depth: depth - 1 }));
     for (let i = 0; i < 100; i++) await Promise.resolve();
     if (timerMs !== undefined) await new Promise((resolve) => setTimeout(resolve, timerMs));
     return h("p", null, "content");
   }
-  return renderForHTML(h("main", null, h(Suspense, { fallback: h("i", null, "fallback") }, h(Waits))), clientManifest, { onError: digestOf });
+  return renderForHTML(h("main", null, h(Suspense, { fallback: h("i", null, "fallback") }, h(Waits, { depth: nested }))), clientManifest, { onError: digestOf });
 }
 
 /** Data a server component keeps between requests (a module-level cache), as JSON. */
