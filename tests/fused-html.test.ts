@@ -105,15 +105,20 @@ test("pages rendered back to back in one macrotask are not kept alive by the tim
 // memory: what the Flight render completes in its turn is ready for
 // react-dom/server, which renders it where it stands (up to a depth, see
 // YIELD_EVERY_ELEMENTS in core/html/tree.ts).
-test("a boundary whose server components wait for microtasks alone is in the HTML where it stands, rows deep; one that waits for a timer streams in behind its fallback", async () => {
-  const page = async (nested: number, timerMs?: number) =>
-    new Response(await renderToHTMLStream(entry.renderWaitingPage(nested, timerMs), { clientModules: clientModuleExports, onError() {} })).text();
+test("a boundary whose server components wait for microtasks alone is in the HTML where it stands, rows deep; one that waits for I/O streams in behind its fallback", async () => {
+  const page = async (nested: number, gate?: Promise<void>, opened?: () => void) => {
+    const html = await renderToHTMLStream(entry.renderWaitingPage(nested, gate), { clientModules: clientModuleExports, onError() {} });
+    opened?.();
+    return new Response(html).text();
+  };
   for (const nested of [1, 2, 5, 10]) {
     const inPlace = await page(nested);
     const content = "<div>".repeat(nested - 1) + "<p>content</p>" + "</div>".repeat(nested - 1);
     ok(inPlace.includes(`<main><!--$-->${content}<!--/$--></main>`) && !inPlace.includes("<i>fallback</i>"), `${nested} deep: ${inPlace}`);
   }
-  const streamed = await page(1, 30);
+  // The I/O completes once react-dom/server has rendered the shell.
+  const { promise: gate, resolve: open } = Promise.withResolvers<void>();
+  const streamed = await page(1, gate, open);
   ok(streamed.includes("<i>fallback</i>") && streamed.indexOf("<i>fallback</i>") < streamed.indexOf("<p>content</p>"), streamed);
 });
 

@@ -43,14 +43,14 @@ export function renderDataPage(items: number): HTMLParts {
 /**
  * A page whose boundary holds `nested` async components one inside another
  * (each a row of its own), the innermost awaiting a hundred microtasks and
- * then, given `timerMs`, a timer.
+ * then, given `gate`, that promise (I/O the page waits for).
  */
-export function renderWaitingPage(nested: number, timerMs?: number): HTMLParts {
+export function renderWaitingPage(nested: number, gate?: Promise<void>): HTMLParts {
   async function Waits({ depth }: { depth: number }): Promise<ReactNode> {
     await Promise.resolve();
     if (depth > 1) return h("div", null, h(Waits, { depth: depth - 1 }));
     for (let i = 0; i < 100; i++) await Promise.resolve();
-    if (timerMs !== undefined) await new Promise((resolve) => setTimeout(resolve, timerMs));
+    await gate;
     return h("p", null, "content");
   }
   return renderForHTML(h("main", null, h(Suspense, { fallback: h("i", null, "fallback") }, h(Waits, { depth: nested }))), clientManifest, { onError: digestOf });
