@@ -104,6 +104,19 @@ test("the SVG: values on the bars, an axis, both figures, the caption", () => {
   ok(svg.startsWith("<svg") && svg.trimEnd().endsWith("</svg>"));
 });
 
+test("the SVG's legend fits, with a swatch per runtime, up to the four a full run has", () => {
+  const runtimes = ["node", "bun", "deno", "workerd"];
+  const bars = runtimes.map((runtime) => ({ page: "/", runtime, stock: { median: 2, min: 2, max: 2 }, contrail: { median: 1, min: 1, max: 1 } }));
+  const svg = reportSVG({ ...report, panels: [{ ...report.panels[0], bars }] });
+  const width = Number(/^<svg[^>]* width="(\d+)"/.exec(svg)![1]);
+  for (const runtime of runtimes) {
+    const entry = new RegExp(`<rect x="(\\d+)" y="16"[^>]*/><text x="(\\d+)" y="26">${runtime}</text>`).exec(svg);
+    ok(entry, `a legend entry for ${runtime}`);
+    // About 7 px a character at 12 px.
+    ok(Number(entry[2]) + runtime.length * 7 <= width, `${runtime}'s legend entry ends inside the SVG (${width} px wide)`);
+  }
+});
+
 test("the Markdown: a table per panel, medians with their spread", () => {
   const markdown = reportMarkdown(report).join("\n");
   ok(markdown.includes("| / | bun | 5.00 (4.00–6.00) | 1.25 (1.20–1.30) | 4.00× |"), markdown);

@@ -78,6 +78,8 @@ function axisTicks(end: number): number[] {
 // Panel geometry (px).
 const PANEL_WIDTH = 640;
 const ROW = 19;
+/** The width of a legend entry: its swatch and a runtime's name ("workerd" the longest). */
+const LEGEND_SLOT = 72;
 const LABEL_WIDTH = 118;
 const BAR_WIDTH = 250;
 const VALUE_ROOM = 52;
@@ -171,8 +173,10 @@ export function reportSVG(report: Report): string {
   const notes = report.notes ?? [];
   const width = margin * 2 + columns * PANEL_WIDTH + (columns - 1) * 16;
   const height = Math.max(...columnHeights) + notes.length * 15 + 24;
-  const legend = [...new Set(report.panels.flatMap((panel) => panel.bars.map((bar) => bar.runtime)))].map((runtime, i) => {
-      const x = width - margin - 190 + i * 64;
+  const runtimes = [...new Set(report.panels.flatMap((panel) => panel.bars.map((bar) => bar.runtime)))];
+  // Right-aligned, however many runtimes there are.
+  const legend = runtimes.map((runtime, i) => {
+      const x = width - margin - (runtimes.length - i) * LEGEND_SLOT;
       return `<rect x="${x}" y="16" width="12" height="12" rx="2" fill="${colorOf(runtime)}"/><text x="${x + 16}" y="26">${runtime}</text>`;
     });
   const out = [
