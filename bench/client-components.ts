@@ -8,6 +8,12 @@ const ProductTable = ({ rows }: { rows: any[] }) =>
     h("tr", { key: row.id }, h("td", null, row.id), h("td", null, row.name), h("td", null, row.category),
       h("td", null, row.price.toFixed(2)), h("td", null, row.stock), h("td", null, row.rating)))));
 
+/** Scenario G's catalog: a row per product record, reading into its nested objects. */
+const ProductCatalog = ({ products }: { products: any[] }) =>
+  h("table", { className: "catalog" }, h("tbody", null, products.map((product) =>
+    h("tr", { key: product.id }, h("td", null, product.sku), h("td", null, product.name), h("td", null, product.price),
+      h("td", null, product.status), h("td", null, product.supplier.name), h("td", null, product.reviews.length)))));
+
 const Badge = ({ count, variant }: any) => h("span", { className: "badge" + (variant ? " badge-" + variant : "") }, count);
 
 /** Scenario F's 16 client components, as the fixture's (React's flight-ssr-bench) render. */
@@ -124,5 +130,6 @@ export const dashboardUI: DashboardUI = {
 
 export const scenarioClientModules: Record<string, Record<string, unknown>> = {
   "./ProductTable": { ProductTable },
+  "./ProductCatalog": { ProductCatalog },
   "./dashboard": dashboardUI,
 };

@@ -51,7 +51,7 @@ const listFlag = (flag: string, known: string[]) => {
   if (unknown.length) throw new Error(`${flag}: unknown ${unknown.join(", ")} (known: ${known.join(", ")})`);
   return names;
 };
-const ALL_SCENARIOS = ["A", "B", "C", "D", "E", "F", "F-async"];
+const ALL_SCENARIOS = ["A", "B", "C", "D", "E", "F", "F-async", "G"];
 const chosenScenarios = listFlag("--scenarios", ALL_SCENARIOS);
 const narrow = (scenarios: string[]) => (chosenScenarios ? scenarios.filter((id) => chosenScenarios.includes(id)) : scenarios);
 const SCENARIOS = narrow(quick ? ["A", "C", "F"] : ALL_SCENARIOS);

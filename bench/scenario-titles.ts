@@ -8,4 +8,5 @@ export const scenarioTitles: Record<string, string> = {
   E: "nested Suspense, 10 outer + 40 inner boundaries",
   F: "React's flight-ssr-bench dashboard: 16 client components, 200 product rows as props",
   "F-async": "the same dashboard, each section and row in its own Suspense boundary (254)",
+  G: "client catalog: 1,000 of the dashboard's product records as one prop (≈1.2 MB)",
 };

@@ -4,12 +4,14 @@ import { createElement as h, Suspense } from "react";
 import { registerClientReference } from "../core/index.ts";
 import type { ClientManifest } from "../core/index.ts";
 import { DASHBOARD_CLIENT_COMPONENTS, DashboardPage, type DashboardUI } from "./dashboard.ts";
+import { dashboardProducts } from "./dashboard-data.ts";
 import { Page, ServerTable, products } from "./pages.ts";
 import { scenarioTitles } from "./scenario-titles.ts";
 
 /** Client components the scenarios use: module id → export names. */
 export const clientModules: Record<string, string[]> = {
   "./ProductTable": ["ProductTable"],
+  "./ProductCatalog": ["ProductCatalog"],
   "./dashboard": [...DASHBOARD_CLIENT_COMPONENTS],
 };
 
@@ -24,6 +26,7 @@ function clientReference(moduleId: string, name: string): any {
 }
 
 const ProductTable = clientReference("./ProductTable", "ProductTable");
+const ProductCatalog = clientReference("./ProductCatalog", "ProductCatalog");
 const dashboardUI = Object.fromEntries(clientModules["./dashboard"].map((name) => [name, clientReference("./dashboard", name)])) as DashboardUI;
 
 async function Leaf({ index }: { index: number }) {
@@ -59,4 +62,6 @@ export const scenarios: Scenario[] = [
   { id: "E", title: scenarioTitles.E, model: () => h(NestedSuspense) },
   { id: "F", title: scenarioTitles.F, model: () => h(DashboardPage, { ui: dashboardUI, async: false }) },
   { id: "F-async", title: scenarioTitles["F-async"], model: () => h(DashboardPage, { ui: dashboardUI, async: true }) },
+  // One prop past V8's 128 KB string step (see LARGE_JSON_BYTES in core/flight/output.ts).
+  { id: "G", title: scenarioTitles.G, model: () => h("main", null, h(ProductCatalog, { products: dashboardProducts(1000) })) },
 ];

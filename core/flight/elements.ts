@@ -34,6 +34,7 @@ import {
   TEMPORARY_REFERENCE_TAG,
 } from "./react-symbols.ts";
 import { DEV } from "./internals.ts";
+import { LARGE_JSON_BYTES } from "./output.ts";
 import { ORIGINAL } from "../html/tree.ts";
 import { ABORTING, outlineError } from "./request.ts";
 import { deferTask, renderInOwnRow, suspendTask } from "./scheduler.ts";
@@ -43,6 +44,7 @@ import {
   childLoc,
   cursor,
   elementLocation,
+  noteLarge,
   recordElement,
   referenceTo,
   walk,
@@ -360,6 +362,7 @@ function renderHostElement(type: unknown, key: string | null, props: any, slotLo
   const elementLoc = wrap ? childLoc(request, slotLoc, 0) : slotLoc;
   cursor.keyPath = null;
   cursor.implicitSlot = false;
+  const start = cursor.rowSize;
   const json = ["$", encodeType(type), fullKey === null ? null : encodeString(fullKey), walkProps(props, elementLoc, unrecorded, rowRoot)];
   if (DEV) {
     json.push(ownerReference(request, ownerOf(element)), elementStackReference(request, element), element?._store?.validated ?? 0);
@@ -369,7 +372,12 @@ function renderHostElement(type: unknown, key: string | null, props: any, slotLo
   }
   cursor.keyPath = keyPath;
   cursor.implicitSlot = implicitSlot;
-  return wrap ? [json] : json;
+  if (cursor.rowSize - start < LARGE_JSON_BYTES) return wrap ? [json] : json;
+  noteLarge(json, start);
+  if (!wrap) return json;
+  const wrapped = [json];
+  noteLarge(wrapped, start);
+  return wrapped;
 }
 
 function holdsObject(props: any): boolean {

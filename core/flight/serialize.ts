@@ -17,6 +17,7 @@ import { encodeClientReference, encodeFunction, encodeTemporaryReference } from 
 import { encodeAsyncIterable, encodeReadableStream } from "./encode/streams.ts";
 import { CLIENT_REFERENCE_TAG, REACT_ELEMENT_TYPE, REACT_LAZY_TYPE, REACT_LEGACY_ELEMENT_TYPE } from "./react-symbols.ts";
 import { DEV } from "./internals.ts";
+import { LARGE_JSON_BYTES } from "./output.ts";
 import { outlineError, type Request, type Task } from "./request.ts";
 
 /** A value's location is unknown or unaddressable: it is not deduplicated. */
@@ -335,6 +336,7 @@ function walkArrayItems(value: readonly unknown[], loc: number, movable: boolean
     }
     out[i] = item;
   }
+  if (cursor.rowSize - sizeBefore >= LARGE_JSON_BYTES) noteLarge(out, sizeBefore);
   return out;
 }
 
@@ -342,12 +344,14 @@ function walkArrayItems(value: readonly unknown[], loc: number, movable: boolean
 export function resumeArray(hole: Hole): unknown[] {
   const value = hole.value as unknown[];
   const out = hole.walked!;
+  const start = cursor.rowSize;
   cursor.rowSize += hole.walkedSize!;
   for (let i = hole.resumeAt!; i < value.length; i++) {
     const item = walk(value[i], value, i, hole.loc!);
     if (item === DEFERRED) recordHole(out, i);
     out[i] = item;
   }
+  if (cursor.rowSize - start >= LARGE_JSON_BYTES) noteLarge(out, start);
   return out;
 }
 
@@ -369,6 +373,7 @@ function walkPlainObject(value: Record<string, unknown>, loc: number): Record<st
 
 export function walkProperties(value: Record<string, unknown>, loc: number): Record<string, unknown> {
   const out: Record<string, unknown> = {};
+  const start = cursor.rowSize;
   const keys = Object.keys(value);
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i];
@@ -381,6 +386,7 @@ export function walkProperties(value: Record<string, unknown>, loc: number): Rec
       out[key] = item;
     }
   }
+  if (cursor.rowSize - start >= LARGE_JSON_BYTES) noteLarge(out, start);
   return out;
 }
 
@@ -419,6 +425,7 @@ function plainData(value: object, loc: number): unknown {
   const listener = request.queue.listener;
   const copy = listener !== null;
   const plain = isArray(value) ? plainItems(value, loc, 0, copy) : plainProperties(value as Record<string, unknown>, loc, 0, copy);
+  if (plain !== NOT_PLAIN && cursor.rowSize - rowSize >= LARGE_JSON_BYTES) noteLarge(plain as object, rowSize);
   if (copy && plain !== NOT_PLAIN) listener.plainCopy(plain as object);
   if (plain === NOT_PLAIN) {
     cursor.rowSize = rowSize;
@@ -498,7 +505,15 @@ function plainContainer(value: any, parentLoc: number, key: string | number, dep
     recorded.push(value);
     if (!array) request.seenOther++;
   }
-  return array ? plainItems(value, loc, depth, copy) : plainProperties(value, loc, depth, copy);
+  const start = cursor.rowSize;
+  const plain = array ? plainItems(value, loc, depth, copy) : plainProperties(value, loc, depth, copy);
+  if (plain !== NOT_PLAIN && cursor.rowSize - start >= LARGE_JSON_BYTES) noteLarge(plain as object, start);
+  return plain;
+}
+
+/** Records a container whose JSON is large, with its estimated size: its row is stringified in parts (RowQueue.large). */
+export function noteLarge(container: object, start: number): void {
+  cursor.request.queue.large.set(container, cursor.rowSize - start);
 }
 
 function recordHole(container: unknown, slot: string | number): void {
