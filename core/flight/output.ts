@@ -10,9 +10,9 @@ let scratch = new Uint8Array(64 * 1024);
 
 /**
  * V8 12 and 13 (Node 22 and 24) build any string past about 128 KB several
- * times slower: JSON.stringify of a 350 KB array ~110 MB/s on Node 24, ~400
- * below the step. Node 20's V8 11, Node 26's V8 14, Deno's and Bun's engines
- * show no such step. On those two versions the walk records each container
+ * times slower: on Node 24, JSON.stringify of scenario F's product records
+ * writes ~380 MB/s up to 125 KB of text and ~120 MB/s past it. Node 20's V8
+ * 11, Node 26's V8 14, Deno's and Bun's engines show no such step. On those two versions the walk records each container
  * whose JSON it estimates at this size or more, and a row holding one is
  * stringified in parts well below it; elsewhere nothing is recorded (Bun
  * reports a V8 version it does not run).
