@@ -1,5 +1,6 @@
-// Rows holding large values are stringified in parts (core/flight/output.ts:
-// containers of LARGE_JSON_BYTES or more, recorded by the walk). Property:
+// On Node 22 and 24, rows holding large values are stringified in parts
+// (core/flight/output.ts: containers of LARGE_JSON_BYTES or more, recorded by
+// the walk); elsewhere in one call, which this checks just the same. Property:
 // for random JSON values swept from 8 KB to 300 KB, across both that line and
 // V8's 128 KB string step, in every shape, each row is exactly the JSON one
 // JSON.stringify call writes, and holds the value given. The differential

@@ -12,10 +12,11 @@ let scratch = new Uint8Array(64 * 1024);
  * V8 12 and 13 (Node 22 and 24) build any string past about 128 KB several
  * times slower: on Node 24, JSON.stringify of scenario F's product records
  * writes ~380 MB/s up to 125 KB of text and ~120 MB/s past it. Node 20's V8
- * 11, Node 26's V8 14, Deno's and Bun's engines show no such step. On those two versions the walk records each container
- * whose JSON it estimates at this size or more, and a row holding one is
- * stringified in parts well below it; elsewhere nothing is recorded (Bun
- * reports a V8 version it does not run).
+ * 11, Node 26's V8 14, Deno's and Bun's engines show no such step. On those
+ * two versions the walk records each container whose JSON it estimates at
+ * this size or more, and a row holding one is stringified in parts well
+ * below it; elsewhere nothing is recorded (Bun reports a V8 version it does
+ * not run).
  */
 const v8Major = "Bun" in globalThis ? 0 : Number((globalThis as any).process?.versions?.v8?.split(".")[0]);
 export const LARGE_JSON_BYTES = v8Major === 12 || v8Major === 13 ? 32 * 1024 : Infinity;

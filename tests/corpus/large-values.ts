@@ -1,5 +1,5 @@
-// Values whose JSON is large: the walk records containers from
-// LARGE_JSON_BYTES (32 KB) up, and their rows are stringified in parts
+// Values whose JSON is large: on Node 22 and 24 the walk records containers
+// from LARGE_JSON_BYTES (32 KB) up, and their rows are stringified in parts
 // (core/flight/output.ts). Sizes sweep both sides of that line and of V8's
 // 128 KB string step; shapes put the large container at a row's root, deep in
 // props, inside another large one, beside elements, twice, and in a
